@@ -1,0 +1,90 @@
+import { type ByteArray, bytesToHex, hexToBigInt } from 'viem'
+import { InvalidHeaderError } from './errors.js'
+import { type BlockHeader, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
+
+// The one place where wire (JSON-RPC) and RLP forms of a header meet the domain form.
+
+const quantityRe = /^0x(0|[1-9a-f][0-9a-f]*)$/i
+const dataRe = /^0x([0-9a-f]{2})*$/i
+
+function parseQuantity(field: string, value: unknown): bigint {
+  if (typeof value !== 'string' || !quantityRe.test(value))
+    throw new InvalidHeaderError({ field, value, reason: 'expected a hex quantity' })
+  return hexToBigInt(value as Hex)
+}
+
+function parseBytes(field: string, value: unknown, size: number | undefined): Hex {
+  if (typeof value !== 'string' || !dataRe.test(value))
+    throw new InvalidHeaderError({ field, value, reason: 'expected 0x-prefixed hex bytes' })
+  if (size !== undefined && value.length !== 2 + size * 2)
+    throw new InvalidHeaderError({ field, value, reason: `expected ${size} bytes` })
+  return value.toLowerCase() as Hex
+}
+
+/**
+ * Decodes a node's JSON block or uncle object (as `eth_getBlockBy*` or
+ * `eth_getUncleBy*` return it) into a domain header with its claimed hash.
+ * Keys that are not header fields (size, totalDifficulty, transactions…) are ignored.
+ */
+export function headerFromRpc(json: unknown): HashedHeader {
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new InvalidHeaderError({ field: '(object)', value: json, reason: 'expected a block object' })
+  const obj = json as Record<string, unknown>
+  const header: Record<string, bigint | Hex> = {}
+  let optionalSeen = true
+  for (const [index, [name, kind]] of headerFields.entries()) {
+    const value = obj[name]
+    if (value === undefined || value === null) {
+      if (index < requiredFieldCount) throw new InvalidHeaderError({ field: name, value, reason: 'missing' })
+      optionalSeen = false
+      continue
+    }
+    if (!optionalSeen) throw new InvalidHeaderError({ field: name, value, reason: 'present without the fork fields before it' })
+    header[name] =
+      kind === 'quantity' ? parseQuantity(name, value) : parseBytes(name, value, kind === 'data' ? undefined : kind.bytes)
+  }
+  const hash = parseBytes('hash', obj.hash, 32)
+  return { ...(header as unknown as BlockHeader), hash }
+}
+
+/** Minimal big-endian bytes of a quantity, as RLP wants them (zero is the empty string). */
+export function quantityToRlpHex(value: bigint): Hex {
+  if (value === 0n) return '0x'
+  const hex = value.toString(16)
+  return `0x${hex.length % 2 ? '0' : ''}${hex}`
+}
+
+/** The header's RLP list items, in order, ending at the last field the header has. */
+export function headerToRlpFields(header: BlockHeader): Hex[] {
+  const items: Hex[] = []
+  for (const [name, kind] of headerFields) {
+    const value = header[name]
+    if (value === undefined) break
+    items.push(kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex))
+  }
+  return items
+}
+
+/** Decodes the RLP list items of a header (as viem's `fromRlp` returns them) into a domain header. */
+export function headerFromRlpFields(items: readonly (Hex | ByteArray | unknown)[]): BlockHeader {
+  if (items.length < requiredFieldCount || items.length > headerFields.length)
+    throw new InvalidHeaderError({
+      field: '(rlp)',
+      value: items.length,
+      reason: `expected ${requiredFieldCount}–${headerFields.length} items`,
+    })
+  const header: Record<string, bigint | Hex> = {}
+  items.forEach((item, i) => {
+    const [name, kind] = headerFields[i] as (typeof headerFields)[number]
+    if (Array.isArray(item)) throw new InvalidHeaderError({ field: name, value: '(list)', reason: 'expected a byte string' })
+    const hex = (item instanceof Uint8Array ? bytesToHex(item) : item) as Hex
+    if (kind === 'quantity') {
+      if (hex.startsWith('0x00'))
+        throw new InvalidHeaderError({ field: name, value: hex, reason: 'non-canonical quantity (leading zero)' })
+      header[name] = hex === '0x' ? 0n : hexToBigInt(hex)
+    } else {
+      header[name] = parseBytes(name, hex, kind === 'data' ? undefined : kind.bytes)
+    }
+  })
+  return header as unknown as BlockHeader
+}

@@ -1,0 +1,1 @@
+export { fixturePath, fixturesDir, haveFixtures, isCi, readFixtureJson, readFixtureJsonl, readFixtureText } from './fixtures.js'
