@@ -1,0 +1,28 @@
+export { createJsonRpcHandler } from './dispatch.js'
+export type { JsonRpcErrorOptions } from './errors.js'
+export {
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  JsonRpcError,
+  MethodNotFoundError,
+  ParseError,
+} from './errors.js'
+export { goHtmlEscape, goJsonString, goJsonStringify } from './goJson.js'
+export type { ArgDecoder, BlockTag } from './params.js'
+export { decodeBlockNumberOrTag, decodeBool, decodeHash, decodeUint, optionalArg, positionalParams } from './params.js'
+export type { RequestKind } from './parse.js'
+export { parseMessage, readRequest } from './parse.js'
+export type { RawTokens } from './rawId.js'
+export { parseWithRawStrings, scanRawTokens } from './rawId.js'
+export { errorResponse, isRawJson, rawJson, resultResponse } from './response.js'
+export type {
+  CreateJsonRpcHandlerParameters,
+  HandleOptions,
+  JsonRpcHandler,
+  JsonRpcMethod,
+  JsonRpcMethods,
+  ParsedEntry,
+  ParsedMessage,
+  RawJson,
+} from './types.js'

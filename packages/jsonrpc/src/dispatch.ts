@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto'
+import { InternalError, InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
+import { parseMessage, readRequest } from './parse.js'
+import { parseWithRawStrings } from './rawId.js'
+import { errorResponse, resultResponse } from './response.js'
+import type {
+  CreateJsonRpcHandlerParameters,
+  HandleOptions,
+  JsonRpcHandler,
+  JsonRpcMethod,
+  ParsedEntry,
+  ParsedMessage,
+} from './types.js'
+
+// The fixed bodies, as geth writes them (errorMessage(): id null).
+const parseErrorBody = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}'
+const emptyBatchBody = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}'
+const batchTooLargeError = new InvalidRequestError('batch too large')
+const invalidRequestError = new InvalidRequestError()
+
+/**
+ * Builds the transport-free JSON-RPC 2.0 handler: text (or a parseMessage result) in, response
+ * text out. Batch entries run concurrently and independently; only JsonRpcErrors reach the client,
+ * anything else becomes `-32603 internal error` with a correlation id in `data`.
+ */
+export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParameters<C>): JsonRpcHandler<C> {
+  // Note: a Map of own entries, so `toString` or `__proto__` never resolve to Object.prototype.
+  const methods = new Map<string, JsonRpcMethod<C>>(Object.entries(parameters.methods))
+  const defaultMaxBatchSize = parameters.maxBatchSize ?? 1000
+  const geth = parameters.geth ?? false
+  const { onInternalError } = parameters
+
+  function failure(rawId: string | undefined, error: unknown, context: C): string | undefined {
+    if (error instanceof JsonRpcError) {
+      if (rawId === undefined) return undefined
+      try {
+        return errorResponse(rawId, error)
+      } catch (serializeError) {
+        // Note: unserializable `data` on a JsonRpcError is a server bug; report it as one.
+        error = serializeError
+      }
+    }
+    const correlationId = randomUUID().slice(0, 8)
+    onInternalError?.(error, correlationId, context)
+    if (rawId === undefined) return undefined
+    return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
+  }
+
+  async function run(entry: ParsedEntry, context: C): Promise<string | undefined> {
+    const request = readRequest(entry, geth)
+    if (request.kind === 'ignore') return undefined
+    if (request.kind === 'invalid') return errorResponse(request.rawId, invalidRequestError)
+    const { rawId } = request
+    const method = methods.get(request.method)
+    if (method === undefined)
+      return rawId === undefined ? undefined : errorResponse(rawId, new MethodNotFoundError(request.method))
+    try {
+      const params = geth && entry.rawParams !== undefined ? parseWithRawStrings(entry.rawParams) : request.params
+      const result = await method(params, context)
+      return rawId === undefined ? undefined : resultResponse(rawId, result)
+    } catch (error) {
+      return failure(rawId, error, context)
+    }
+  }
+
+  function batchTooLarge(entries: readonly ParsedEntry[]): string {
+    if (!geth) return errorResponse('null', batchTooLargeError)
+    // Note: geth answers with an array of one, carrying the id of the batch's first call.
+    let rawId = 'null'
+    for (const entry of entries) {
+      const request = readRequest(entry, true)
+      if (request.kind === 'call' && request.rawId !== undefined) {
+        rawId = request.rawId
+        break
+      }
+    }
+    return '[' + errorResponse(rawId, batchTooLargeError) + ']'
+  }
+
+  async function handleMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<string | undefined> {
+    if (message.kind === 'parseError') return parseErrorBody
+    if (message.kind === 'single') return run(message.entry, context)
+    const { entries } = message
+    if (entries.length === 0) return emptyBatchBody
+    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return batchTooLarge(entries)
+    const responses = await Promise.all(entries.map((entry) => run(entry, context)))
+    const body = responses.filter((response) => response !== undefined)
+    return body.length === 0 ? undefined : '[' + body.join(',') + ']'
+  }
+
+  return {
+    handle: (text, context, options) => handleMessage(parseMessage(text), context, options),
+    handleMessage,
+  }
+}
