@@ -54,12 +54,23 @@ export function quantityToRlpHex(value: bigint): Hex {
   return `0x${hex.length % 2 ? '0' : ''}${hex}`
 }
 
-/** The header's RLP list items, in order, ending at the last field the header has. */
+/**
+ * The header's RLP list items, in order, ending at the last field the header has.
+ * Throws {@link InvalidHeaderError} if a fork field is present without the ones before it.
+ */
 export function headerToRlpFields(header: BlockHeader): Hex[] {
   const items: Hex[] = []
+  let missing: string | undefined
   for (const [name, kind] of headerFields) {
     const value = header[name]
-    if (value === undefined) break
+    if (value === undefined) {
+      missing ??= name
+      continue
+    }
+    // Note: RLP fields are positional, so stopping at the gap would silently drop this field
+    // and hash a different header.
+    if (missing !== undefined)
+      throw new InvalidHeaderError({ field: name, value, reason: `present without the fork field "${missing}" before it` })
     items.push(kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex))
   }
   return items
@@ -77,11 +88,12 @@ export function headerFromRlpFields(items: readonly (Hex | ByteArray | unknown)[
   items.forEach((item, i) => {
     const [name, kind] = headerFields[i] as (typeof headerFields)[number]
     if (Array.isArray(item)) throw new InvalidHeaderError({ field: name, value: '(list)', reason: 'expected a byte string' })
-    const hex = (item instanceof Uint8Array ? bytesToHex(item) : item) as Hex
+    const hex = item instanceof Uint8Array ? bytesToHex(item) : item
     if (kind === 'quantity') {
-      if (hex.startsWith('0x00'))
+      const bytes = parseBytes(name, hex, undefined)
+      if (bytes.startsWith('0x00'))
         throw new InvalidHeaderError({ field: name, value: hex, reason: 'non-canonical quantity (leading zero)' })
-      header[name] = hex === '0x' ? 0n : hexToBigInt(hex)
+      header[name] = bytes === '0x' ? 0n : hexToBigInt(bytes)
     } else {
       header[name] = parseBytes(name, hex, kind === 'data' ? undefined : kind.bytes)
     }

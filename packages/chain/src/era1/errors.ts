@@ -1,0 +1,83 @@
+import { BaseError } from '../errors.js'
+import type { Hex } from '../header.js'
+
+/** A snappy framed stream that is malformed or fails its CRC32C check. */
+export class SnappyFrameError extends BaseError {
+  /** Byte offset of the offending chunk inside the stream. */
+  readonly offset: number
+  constructor({ offset, reason, cause }: { offset: number; reason: string; cause?: unknown }) {
+    super(`Invalid snappy framed stream at byte ${offset}: ${reason}`, { name: 'SnappyFrameError', cause })
+    this.offset = offset
+  }
+}
+
+/** An e2store/era1 file whose structure is not what the format says (bad record, index, length, payload). */
+export class Era1FormatError extends BaseError {
+  /** Byte offset in the file where the problem was found. */
+  readonly offset: number
+  /** The block whose records are broken, when the problem is inside a block tuple. */
+  readonly blockNumber: bigint | undefined
+  constructor({
+    offset,
+    reason,
+    blockNumber,
+    cause,
+  }: {
+    offset: number
+    reason: string
+    blockNumber?: bigint | undefined
+    cause?: unknown
+  }) {
+    const where = blockNumber === undefined ? `at byte ${offset}` : `in block ${blockNumber} (byte ${offset})`
+    super(`Invalid era1 file ${where}: ${reason}`, {
+      name: 'Era1FormatError',
+      cause,
+      ...(cause instanceof BaseError ? { details: cause.shortMessage } : {}),
+    })
+    this.offset = offset
+    this.blockNumber = blockNumber
+  }
+}
+
+/** A block number outside the range an era1 file holds. */
+export class Era1BlockRangeError extends BaseError {
+  readonly blockNumber: bigint
+  constructor({ blockNumber, startNumber, count }: { blockNumber: bigint; startNumber: bigint; count: number }) {
+    super(`Block ${blockNumber} is not in this era1 file (it holds blocks ${startNumber}–${startNumber + BigInt(count) - 1n})`, {
+      name: 'Era1BlockRangeError',
+    })
+    this.blockNumber = blockNumber
+  }
+}
+
+/** What differed when an era1 file's blocks do not agree with each other or with its accumulator. */
+export type Era1Mismatch =
+  | { what: 'blockNumber'; expected: bigint; got: bigint }
+  | { what: 'parentHash'; expected: Hex; got: Hex }
+  | { what: 'totalDifficulty'; expected: bigint; got: bigint }
+  | { what: 'accumulatorRoot'; expected: Hex; computed: Hex }
+
+/** An era1 file decodes, but its contents contradict each other (chain links, difficulty sums, accumulator). */
+export class Era1VerificationError extends BaseError {
+  readonly blockNumber: bigint | undefined
+  readonly mismatch: Era1Mismatch
+  constructor({ blockNumber, mismatch }: { blockNumber?: bigint | undefined; mismatch: Era1Mismatch }) {
+    const where = blockNumber === undefined ? 'Era1 file' : `Era1 block ${blockNumber}`
+    super(`${where} failed verification: ${describeMismatch(mismatch)}`, { name: 'Era1VerificationError' })
+    this.blockNumber = blockNumber
+    this.mismatch = mismatch
+  }
+}
+
+function describeMismatch(m: Era1Mismatch): string {
+  switch (m.what) {
+    case 'blockNumber':
+      return `header number is ${m.got}, expected ${m.expected} from the block index`
+    case 'parentHash':
+      return `parentHash is ${m.got}, but the previous block hashes to ${m.expected}`
+    case 'totalDifficulty':
+      return `total difficulty is ${m.got}, expected ${m.expected} (previous total + difficulty)`
+    case 'accumulatorRoot':
+      return `epoch accumulator root computes to ${m.computed}, but the file stores ${m.expected}`
+  }
+}
