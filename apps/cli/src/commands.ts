@@ -8,4 +8,6 @@ export type Command = {
  * Every subcommand, by the stable name operators script against. Each app owns its
  * command's flags and `--help` text in its own `src/cli.ts`.
  */
-export const commands: Record<string, Command> = {}
+export const commands: Record<string, Command> = {
+  migrate: { summary: 'create the database if missing and apply migrations', load: () => import('./commands/migrate.js') },
+}

@@ -1,0 +1,7 @@
+export type { Env, LogLevel } from './env.js'
+export { logLevels, parseEnv } from './env.js'
+export { ConfigError, formatIssues, formatPath } from './issues.js'
+export type { CreateLoggerParameters, Logger } from './logger.js'
+export { createLogger, redactKey } from './logger.js'
+export type { NetworkConfig, NetworksConfig } from './networksConfig.js'
+export { defaultConfirmations, loadNetworksConfig, parseNetworksConfig } from './networksConfig.js'

@@ -1,0 +1,24 @@
+export type { CreateDbParameters, CreateDbReturnType, Db, DbLogger, DbOrTx, Tx } from './client.js'
+export { createDb } from './client.js'
+export { bigintToNumeric, byteaToHex, hexToBytea, numericToBigint, toArrayLiteral } from './columns.js'
+export type { PgErrorFields } from './errors.js'
+export {
+  CanonicalBlockConflictError,
+  DatabaseWriteError,
+  InvalidColumnValueError,
+  MigrationError,
+  UnknownNetworkError,
+} from './errors.js'
+export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './migrate.js'
+export { migrateDatabase, migrationsFolder } from './migrate.js'
+export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
+export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
+export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
+export { listNetworks, registerNetwork } from './queries/networks.js'
+export type { BlockRange } from './queries/ranges.js'
+export { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
+export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
+export { countUncles, getUncle } from './queries/uncles.js'
+export { blocks, blocksHex, indexedRanges, networks, uncles, unclesHex } from './schema.js'
+export type { CreateTestDatabaseParameters, TestDatabase } from './testing.js'
+export { createTestDatabase } from './testing.js'

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util'
+import { parseEnv } from '@uncle-rpc/config'
+import { migrateDatabase } from '@uncle-rpc/db'
+
+const usage = `Usage: uncle-rpc migrate [--database-url <url>]
+
+Creates the database if it does not exist, then applies the pending migrations from the
+repository's migrations/ folder. Safe to run again, and from several processes at once.
+
+Flags:
+  --database-url <url>  postgres:// URL; default $DATABASE_URL, else postgres://postgres@127.0.0.1:5432/uncle_rpc
+  -h, --help
+`
+
+/** The URL without its password, for printing. */
+function safeUrl(url: URL): string {
+  const shown = new URL(url)
+  if (shown.password) shown.password = '***'
+  return shown.toString()
+}
+
+/** `uncle-rpc migrate`: prints what it did on stdout; exit code 2 for bad flags. */
+export async function run(argv: string[]): Promise<number> {
+  let values: { 'database-url'?: string | undefined; help?: boolean | undefined }
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      options: { 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }))
+  } catch (error) {
+    process.stderr.write(`migrate: ${(error as Error).message}\n(uncle-rpc migrate --help for the flags)\n`)
+    return 2
+  }
+  if (values.help) {
+    process.stdout.write(usage)
+    return 0
+  }
+  const flag = values['database-url']
+  const url = new URL(flag ?? parseEnv(process.env).DATABASE_URL)
+  if (flag !== undefined && url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    process.stderr.write('migrate: --database-url: expected a postgres:// or postgresql:// URL\n')
+    return 2
+  }
+  const result = await migrateDatabase({ url: url.toString() })
+  const where = `${safeUrl(url)}`
+  process.stdout.write(
+    [
+      result.created ? `created database "${result.database}" (${where})` : `database "${result.database}" exists (${where})`,
+      result.applied > 0
+        ? `applied ${result.applied} migration${result.applied === 1 ? '' : 's'}; ${result.total} of ${result.total} now applied`
+        : `schema up to date: ${result.total} of ${result.total} migrations applied`,
+      '',
+    ].join('\n'),
+  )
+  return 0
+}

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest'
+import { parseEnv } from './env.js'
+
+describe('parseEnv', () => {
+  test('default', () => {
+    expect(parseEnv({})).toMatchInlineSnapshot(`
+      {
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/uncle_rpc",
+        "LOG_LEVEL": "info",
+        "REDIS_URL": "redis://127.0.0.1:6379",
+      }
+    `)
+  })
+
+  test('args: every variable set', () => {
+    const env = parseEnv({
+      DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      REDIS_URL: 'rediss://r:6380',
+      UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
+      LOG_LEVEL: 'debug',
+      PATH: '/usr/bin',
+    })
+    expect(env).toEqual({
+      DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      REDIS_URL: 'rediss://r:6380',
+      UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
+      LOG_LEVEL: 'debug',
+    })
+  })
+
+  test('behavior: frozen', () => {
+    const env = parseEnv({})
+    expect(Object.isFrozen(env)).toBe(true)
+  })
+
+  test('behavior: empty values count as unset', () => {
+    expect(parseEnv({ DATABASE_URL: '', LOG_LEVEL: '', UNCLE_RPC_CONFIG: '' })).toEqual(parseEnv({}))
+  })
+
+  test('error: names each bad variable and does not echo URLs', () => {
+    expect(() =>
+      parseEnv({ DATABASE_URL: 'mysql://root:secret@db/x', REDIS_URL: 'nope', LOG_LEVEL: 'verbose' }),
+    ).toThrowErrorMatchingInlineSnapshot(`
+      [ConfigError: Invalid configuration in the environment:
+        DATABASE_URL: expected a postgres:// or postgresql:// URL
+        REDIS_URL: expected a redis:// or rediss:// URL
+        LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent]
+    `)
+  })
+})

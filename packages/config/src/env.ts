@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { ConfigError, formatIssues } from './issues.js'
+
+// The one place process.env is interpreted: apps call parseEnv(process.env) once in main.
+
+/** pino's level names, `silent` included. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+function urlWithScheme(schemes: readonly string[]) {
+  const expected = `expected a ${schemes.map((s) => `${s}//`).join(' or ')} URL`
+  return z.string().refine((value) => {
+    try {
+      return schemes.includes(new URL(value).protocol)
+    } catch {
+      // Note: an unparseable URL is simply invalid; the refinement reports it.
+      return false
+    }
+  }, expected)
+}
+
+// Note: an empty variable (`DATABASE_URL= uncle-rpc …`, or `${X:-}` in compose files) counts as unset.
+const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value)
+
+const envSchema = z.object({
+  DATABASE_URL: z.preprocess(
+    unsetIfEmpty,
+    urlWithScheme(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/uncle_rpc'),
+  ),
+  REDIS_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['redis:', 'rediss:']).default('redis://127.0.0.1:6379')),
+  UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),
+  LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info')),
+})
+
+/** The process environment uncle-rpc reads, validated, with defaults applied. */
+export type Env = Readonly<{
+  /** Postgres connection string. Default `postgres://postgres@127.0.0.1:5432/uncle_rpc`. */
+  DATABASE_URL: string
+  /** Redis connection string for the BullMQ queues. Default `redis://127.0.0.1:6379`. */
+  REDIS_URL: string
+  /** Path of the networks config file (JSON), if set. */
+  UNCLE_RPC_CONFIG?: string
+  /** Default `info`. */
+  LOG_LEVEL: LogLevel
+}>
+
+/**
+ * Validates the environment once, at startup, and returns a frozen {@link Env}.
+ * Throws {@link ConfigError} naming each bad variable (values are not echoed: URLs may hold passwords).
+ */
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const result = envSchema.safeParse(env)
+  if (!result.success) throw new ConfigError({ source: 'the environment', problems: formatIssues(result.error.issues) })
+  const { UNCLE_RPC_CONFIG, ...rest } = result.data
+  return Object.freeze(UNCLE_RPC_CONFIG === undefined ? rest : { ...rest, UNCLE_RPC_CONFIG })
+}

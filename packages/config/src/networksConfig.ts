@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { ConfigError, formatIssues } from './issues.js'
+
+// The networks config file operators write and script against. Its format is a contract:
+// {"networks":[{"name":"mainnet","chainId":1,"rpcUrl":"http://…","fromBlock":0,"toBlock":15537393,
+//   "confirmations":64,"partnerUrl":"http://…"}]}
+// Unknown keys are errors at every level, so a typo ("rpcURL") fails loudly instead of being ignored.
+
+/** Confirmations used when a network does not set them: 64 blocks, two beacon-chain epochs (mainnet finality) and far past any PoW-era reorg. */
+export const defaultConfirmations = 64
+
+// Note: the RPC service picks the network from the first label of the Host header, so a name
+// must be a valid DNS label: 1–63 lowercase letters, digits or hyphens, no hyphen at either end.
+const dnsLabelRe = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+function integer(min: number, expected: string) {
+  return z
+    .number({ error: `expected ${expected}` })
+    .int({ error: `expected ${expected}` })
+    .min(min, { error: `expected ${expected}` })
+}
+
+function url(schemes: readonly string[]) {
+  const expected = `expected an ${schemes.map((s) => `${s}//`).join(', ')} URL`
+  return z.string({ error: expected }).refine((value) => {
+    try {
+      return schemes.includes(new URL(value).protocol)
+    } catch {
+      // Note: an unparseable URL is simply invalid; the refinement reports it.
+      return false
+    }
+  }, expected)
+}
+
+const networkSchema = z
+  .strictObject({
+    name: z.string({ error: 'expected a string' }).regex(dnsLabelRe, {
+      error: 'expected a DNS label: 1–63 lowercase letters, digits or hyphens, not starting or ending with a hyphen',
+    }),
+    chainId: integer(1, 'a positive integer'),
+    rpcUrl: url(['http:', 'https:', 'ws:', 'wss:']),
+    fromBlock: integer(0, 'a non-negative integer').default(0),
+    toBlock: integer(0, 'a non-negative integer').optional(),
+    confirmations: integer(0, 'a non-negative integer').default(defaultConfirmations),
+    partnerUrl: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+  })
+  .superRefine((network, ctx) => {
+    if (network.toBlock !== undefined && network.toBlock < network.fromBlock)
+      ctx.addIssue({ code: 'custom', path: ['toBlock'], message: `expected at least fromBlock (${network.fromBlock})` })
+  })
+
+const configSchema = z
+  .strictObject({
+    networks: z
+      .array(networkSchema, { error: 'expected an array of networks' })
+      .min(1, { error: 'expected at least one network' }),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Map<string, number>()
+    config.networks.forEach((network, i) => {
+      const first = seen.get(network.name)
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['networks', i, 'name'],
+          message: `duplicate network name "${network.name}" (also networks[${first}])`,
+        })
+      else seen.set(network.name, i)
+    })
+  })
+
+/** One network to index and serve. Block numbers are plain numbers (safe integers); convert with BigInt at use. */
+export type NetworkConfig = Readonly<{
+  /** DNS label; the RPC service serves it at `<name>.<host>`. */
+  name: string
+  chainId: number
+  /** The archive node to index from: http(s):// or ws(s)://. */
+  rpcUrl: string
+  /** First block to index. Default 0. */
+  fromBlock: number
+  /** Last block to index; absent = follow the head, `confirmations` behind it. */
+  toBlock?: number
+  /** How far behind the head the indexer stays when following it. Default {@link defaultConfirmations}. */
+  confirmations: number
+  /** Optional second endpoint for the same chain. */
+  partnerUrl?: string
+}>
+
+export type NetworksConfig = Readonly<{ networks: readonly NetworkConfig[] }>
+
+const knownKeys = (path: readonly PropertyKey[]): readonly string[] =>
+  path.length === 0 ? Object.keys(configSchema.shape) : path[0] === 'networks' ? Object.keys(networkSchema.shape) : []
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+}
+
+/**
+ * Validates a networks config: JSON text or an already parsed value. `source` names it in errors.
+ * Throws {@link ConfigError} with one line per bad key, e.g. `networks[0].chainId: expected a positive integer`.
+ */
+export function parseNetworksConfig(json: unknown, source: string): NetworksConfig {
+  let value = json
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json)
+    } catch (error) {
+      throw new ConfigError({ source, problems: [`not valid JSON: ${(error as Error).message}`], cause: error })
+    }
+  }
+  const result = configSchema.safeParse(value)
+  if (!result.success) throw new ConfigError({ source, problems: formatIssues(result.error.issues, knownKeys) })
+  const networks = result.data.networks.map((n) => Object.freeze(withoutUndefined(n)) as NetworkConfig)
+  return Object.freeze({ networks: Object.freeze(networks) })
+}
+
+/** Reads and validates the networks config file at `path` (see {@link parseNetworksConfig}). */
+export function loadNetworksConfig(path: string): NetworksConfig {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`
+    throw new ConfigError({ source: path, problems: [reason], cause: error })
+  }
+  return parseNetworksConfig(text, path)
+}

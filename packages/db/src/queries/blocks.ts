@@ -1,0 +1,127 @@
+import { BaseError, type HashedHeader, type Hex, uncleSize } from '@uncle-rpc/chain'
+import { and, count, desc, eq, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../client.js'
+import { CanonicalBlockConflictError, DatabaseWriteError, type PgErrorFields, UnknownNetworkError } from '../errors.js'
+import { blocks, uncles } from '../schema.js'
+import { type UnnestField, unnestInsert } from './unnest.js'
+
+/** A block and its uncles, in the order of the block's uncle list; `size` is computed when absent. */
+export type BlockWithUncles = {
+  header: HashedHeader
+  totalDifficulty?: bigint | undefined
+  uncles: readonly (HashedHeader & { size?: number | undefined })[]
+}
+
+export type InsertBlocksWithUnclesParameters = { network: string; blocks: readonly BlockWithUncles[] }
+/** Rows actually written (rows already present are skipped). */
+export type InsertBlocksWithUnclesReturnType = { blocks: number; uncles: number }
+
+type BlockRow = { network: string; block: BlockWithUncles }
+type UncleRow = { network: string; block: HashedHeader; index: number; uncle: HashedHeader & { size?: number | undefined } }
+
+const blockFields: UnnestField<BlockRow>[] = [
+  [blocks.network, (r) => r.network],
+  [blocks.hash, (r) => r.block.header.hash],
+  [blocks.number, (r) => r.block.header.number],
+  [blocks.parentHash, (r) => r.block.header.parentHash],
+  [blocks.miner, (r) => r.block.header.miner],
+  [blocks.timestamp, (r) => r.block.header.timestamp],
+  [blocks.difficulty, (r) => r.block.header.difficulty],
+  [blocks.totalDifficulty, (r) => r.block.totalDifficulty],
+  [blocks.gasLimit, (r) => r.block.header.gasLimit],
+  [blocks.gasUsed, (r) => r.block.header.gasUsed],
+  [blocks.baseFeePerGas, (r) => r.block.header.baseFeePerGas],
+  [blocks.sha3Uncles, (r) => r.block.header.sha3Uncles],
+  [blocks.uncleCount, (r) => r.block.uncles.length],
+]
+
+const uncleFields: UnnestField<UncleRow>[] = [
+  [uncles.network, (r) => r.network],
+  [uncles.blockHash, (r) => r.block.hash],
+  [uncles.blockNumber, (r) => r.block.number],
+  [uncles.index, (r) => r.index],
+  [uncles.hash, (r) => r.uncle.hash],
+  [uncles.parentHash, (r) => r.uncle.parentHash],
+  [uncles.sha3Uncles, (r) => r.uncle.sha3Uncles],
+  [uncles.miner, (r) => r.uncle.miner],
+  [uncles.stateRoot, (r) => r.uncle.stateRoot],
+  [uncles.transactionsRoot, (r) => r.uncle.transactionsRoot],
+  [uncles.receiptsRoot, (r) => r.uncle.receiptsRoot],
+  [uncles.logsBloom, (r) => r.uncle.logsBloom],
+  [uncles.difficulty, (r) => r.uncle.difficulty],
+  [uncles.number, (r) => r.uncle.number],
+  [uncles.gasLimit, (r) => r.uncle.gasLimit],
+  [uncles.gasUsed, (r) => r.uncle.gasUsed],
+  [uncles.timestamp, (r) => r.uncle.timestamp],
+  [uncles.extraData, (r) => r.uncle.extraData],
+  [uncles.mixHash, (r) => r.uncle.mixHash],
+  [uncles.nonce, (r) => r.uncle.nonce],
+  [uncles.baseFeePerGas, (r) => r.uncle.baseFeePerGas],
+  [uncles.withdrawalsRoot, (r) => r.uncle.withdrawalsRoot],
+  [uncles.blobGasUsed, (r) => r.uncle.blobGasUsed],
+  [uncles.excessBlobGas, (r) => r.uncle.excessBlobGas],
+  [uncles.parentBeaconBlockRoot, (r) => r.uncle.parentBeaconBlockRoot],
+  [uncles.requestsHash, (r) => r.uncle.requestsHash],
+  [uncles.size, (r) => r.uncle.size ?? uncleSize(r.uncle)],
+]
+
+/**
+ * Writes blocks and their uncles in one statement (all or nothing), skipping rows already
+ * present, so a job may run any number of times. Callers verify hashes before writing; the
+ * network must be registered ({@link UnknownNetworkError}). Throws {@link CanonicalBlockConflictError} if
+ * another block holds a height, {@link DatabaseWriteError} for other failures.
+ */
+export async function insertBlocksWithUncles(
+  db: DbOrTx,
+  { network, blocks: items }: InsertBlocksWithUnclesParameters,
+): Promise<InsertBlocksWithUnclesReturnType> {
+  if (items.length === 0) return { blocks: 0, uncles: 0 }
+  const blockRows = items.map((block) => ({ network, block }))
+  const uncleRows = items.flatMap(({ header, uncles }) =>
+    uncles.map((uncle, index) => ({ network, block: header, index, uncle })),
+  )
+  // Note: one statement, so blocks never exist without their uncles; the uncles' foreign key is
+  // checked at the end of the statement, when the blocks CTE has run.
+  const statement = sql`with written_blocks as (${unnestInsert(blocks, blockFields, blockRows, [blocks.network, blocks.hash])} returning 1),
+    written_uncles as (${unnestInsert(uncles, uncleFields, uncleRows, [uncles.network, uncles.blockHash, uncles.index])} returning 1)
+    select (select count(*)::int from written_blocks) as blocks, (select count(*)::int from written_uncles) as uncles`
+  try {
+    const result = await db.execute<{ blocks: number; uncles: number }>(statement)
+    const row = result.rows[0]
+    return { blocks: row?.blocks ?? 0, uncles: row?.uncles ?? 0 }
+  } catch (error) {
+    throw writeError(network, error)
+  }
+}
+
+// Note: drizzle's error message holds the whole statement and its parameters, megabytes for a
+// big batch; the error thrown here carries only the Postgres error.
+function writeError(network: string, error: unknown): BaseError {
+  if (error instanceof BaseError) return error
+  const pgError = ((error as { cause?: PgErrorFields }).cause ?? error) as PgErrorFields
+  if (pgError.code === '23505' && pgError.constraint === 'blocks_canonical_number_key')
+    return new CanonicalBlockConflictError(network, pgError)
+  if (pgError.code === '23503' && pgError.constraint === 'blocks_network_networks_name_fk')
+    return new UnknownNetworkError(network, pgError)
+  return new DatabaseWriteError(network, pgError)
+}
+
+/** Number of blocks stored for `network` (canonical or not). */
+export async function countBlocks(db: DbOrTx, { network }: { network: string }): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(blocks).where(eq(blocks.network, network))
+  return row?.n ?? 0
+}
+
+/** The highest canonical block stored for `network`, or null when there is none. */
+export async function latestIndexedBlock(
+  db: DbOrTx,
+  { network }: { network: string },
+): Promise<{ number: bigint; hash: Hex } | null> {
+  const [row] = await db
+    .select({ number: blocks.number, hash: blocks.hash })
+    .from(blocks)
+    .where(and(eq(blocks.network, network), eq(blocks.canonical, true)))
+    .orderBy(desc(blocks.number))
+    .limit(1)
+  return row ?? null
+}

@@ -1,0 +1,96 @@
+import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../client.js'
+import { indexedRanges } from '../schema.js'
+
+/** A closed interval of block numbers, `from <= to`. */
+export type BlockRange = { from: bigint; to: bigint }
+
+/**
+ * Records that every block of `[from, to]` (and its uncles) is written. Call it in the
+ * transaction that wrote them, so a range is never marked without its rows. Idempotent.
+ */
+export async function markRangeIndexed(db: DbOrTx, { network, from, to }: BlockRange & { network: string }): Promise<void> {
+  await db.insert(indexedRanges).values({ network, fromBlock: from, toBlock: to }).onConflictDoNothing()
+}
+
+/**
+ * Gaps-and-islands over the range rows matching `where`: overlapping and touching rows merged,
+ * as a subquery with columns `from_block`, `to_block`.
+ */
+function mergedRanges(where: SQL | undefined): SQL {
+  const { fromBlock, toBlock } = indexedRanges
+  // Note: a row starts a new island when it begins after every earlier row ends (+1: touching
+  // ranges merge). The running count of island starts numbers the islands.
+  return sql`
+    select min(from_block) as from_block, max(to_block) as to_block
+    from (
+      select from_block, to_block, sum(case when starts then 1 else 0 end) over (order by from_block, to_block) as island
+      from (
+        select ${fromBlock} as from_block, ${toBlock} as to_block,
+               coalesce(${fromBlock} > max(${toBlock}) over (order by ${fromBlock}, ${toBlock} rows between unbounded preceding and 1 preceding) + 1, true) as starts
+        from ${indexedRanges}
+        where ${where}
+      ) as marked
+    ) as numbered
+    group by island`
+}
+
+async function selectMerged(db: DbOrTx, where: SQL | undefined): Promise<BlockRange[]> {
+  const result = await db.execute<{ from: string; to: string }>(
+    sql`select from_block::text as "from", to_block::text as "to" from (${mergedRanges(where)}) as merged order by from_block`,
+  )
+  return result.rows.map((r) => ({ from: BigInt(r.from), to: BigInt(r.to) }))
+}
+
+/** The indexed ranges of `network`, merged (overlapping or touching rows become one) and sorted by `from`. */
+export async function listIndexedRanges(db: DbOrTx, { network }: { network: string }): Promise<BlockRange[]> {
+  return selectMerged(db, eq(indexedRanges.network, network))
+}
+
+/** The parts of `[from, to]` not covered by indexed ranges of `network`, sorted. */
+export async function findGaps(db: DbOrTx, { network, from, to }: BlockRange & { network: string }): Promise<BlockRange[]> {
+  if (from > to) return []
+  const covered = await selectMerged(
+    db,
+    and(eq(indexedRanges.network, network), gte(indexedRanges.toBlock, from), lte(indexedRanges.fromBlock, to)),
+  )
+  const gaps: BlockRange[] = []
+  let cursor = from
+  for (const range of covered) {
+    if (range.from > cursor) gaps.push({ from: cursor, to: range.from - 1n })
+    if (range.to + 1n > cursor) cursor = range.to + 1n
+  }
+  if (cursor <= to) gaps.push({ from: cursor, to })
+  return gaps
+}
+
+/**
+ * Rewrites `network`'s range rows in merged form, keeping the table small while the indexer
+ * follows the head. One statement, one snapshot: rows other writers commit meanwhile are kept,
+ * so coverage is never lost, and concurrent compactions are harmless.
+ */
+export async function compactIndexedRanges(
+  db: DbOrTx,
+  { network }: { network: string },
+): Promise<{ deleted: number; inserted: number }> {
+  const r = indexedRanges
+  const same = (alias: string) =>
+    sql`${sql.identifier(alias)}.from_block = ${r.fromBlock} and ${sql.identifier(alias)}.to_block = ${r.toBlock}`
+  // Note: rows that already are whole islands are neither deleted nor re-inserted.
+  const result = await db.execute<{ deleted: number; inserted: number }>(sql`
+    with merged as (${mergedRanges(eq(r.network, network))}),
+    deleted as (
+      delete from ${r} where ${eq(r.network, network)} and not exists (select 1 from merged where ${same('merged')})
+      returning 1
+    ),
+    inserted as (
+      insert into ${r} (${sql.identifier(r.network.name)}, ${sql.identifier(r.fromBlock.name)}, ${sql.identifier(r.toBlock.name)})
+      select ${network}, from_block, to_block from merged as m
+      where not exists (select 1 from ${r} where ${eq(r.network, network)} and ${same('m')})
+      on conflict do nothing
+      returning 1
+    )
+    select (select count(*)::int from deleted) as deleted, (select count(*)::int from inserted) as inserted`)
+  const row = result.rows[0]
+  return { deleted: row?.deleted ?? 0, inserted: row?.inserted ?? 0 }
+}
