@@ -10,4 +10,16 @@ export type Command = {
  */
 export const commands: Record<string, Command> = {
   migrate: { summary: 'create the database if missing and apply migrations', load: () => import('./commands/migrate.js') },
+  'sample-node': {
+    summary: 'a geth-compatible archive node serving era1 or synthetic chains (dev/tests)',
+    load: () => import('@uncle-rpc/sample-node/cli'),
+  },
+  indexer: {
+    summary: 'index blocks and uncles from archive nodes into Postgres (BullMQ workers)',
+    load: () => import('@uncle-rpc/indexer/cli'),
+  },
+  status: {
+    summary: 'print per-network indexing progress: ranges, gaps, failed jobs',
+    load: () => import('@uncle-rpc/indexer/status-cli'),
+  },
 }

@@ -1,4 +1,4 @@
-import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
+import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { fromRlp, hexToBytes, toRlp } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { postMergeHeaderJson } from './_test/postMergeHeader.js'
@@ -45,7 +45,7 @@ test('behavior: each fork prefix (London … Prague) round-trips and hashes diff
   expect(hashes.size).toBe(order.length + 1)
 })
 
-describe.runIf(haveFixtures(mainnetHeaders))('mainnet 0–511', () => {
+describeWithFixtures([mainnetHeaders], 'mainnet 0–511', () => {
   test('default: every header round-trips through RLP fields unchanged', () => {
     const { headers } = readFixtureJson<{ headers: Record<string, unknown>[] }>(mainnetHeaders)
     for (const json of headers) {

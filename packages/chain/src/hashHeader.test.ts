@@ -1,4 +1,4 @@
-import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
+import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { fromRlp, type Hex, toRlp } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
@@ -18,7 +18,7 @@ const mainnet = 'mainnet-era1/mainnet_0-8191_blocks_with_uncles.json'
 const mainnetHeaders = 'mainnet-era1/mainnet_0-511_headers.json'
 const emptyUnclesHash = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347'
 
-describe.runIf(haveFixtures(mainnet))('mainnet 0–8191 (era1-decoded)', () => {
+describeWithFixtures([mainnet], 'mainnet 0–8191 (era1-decoded)', () => {
   const { blocks } = readFixtureJson<MainnetBlocks>(mainnet)
 
   test('default: every block header and uncle re-hashes, and sha3Uncles matches', () => {
@@ -39,7 +39,7 @@ describe.runIf(haveFixtures(mainnet))('mainnet 0–8191 (era1-decoded)', () => {
   })
 })
 
-describe.runIf(haveFixtures(mainnetHeaders))('mainnet 0–511 headers', () => {
+describeWithFixtures([mainnetHeaders], 'mainnet 0–511 headers', () => {
   const { headers } = readFixtureJson<{ headers: Record<string, unknown>[] }>(mainnetHeaders)
 
   test('default: every header re-hashes and links to its parent from genesis', () => {
@@ -60,7 +60,7 @@ describe.runIf(haveFixtures(mainnetHeaders))('mainnet 0–511 headers', () => {
   })
 })
 
-describe.runIf(haveFixtures(...ethereumTestsFiles))('ethereum/tests bcUncleTest chains (Istanbul, Berlin, London)', () => {
+describeWithFixtures([...ethereumTestsFiles], 'ethereum/tests bcUncleTest chains (Istanbul, Berlin, London)', () => {
   const chains = readEthereumTestsChains()
 
   test('default: genesis, every block and every uncle re-hashes; header RLP is the one inside the block RLP', () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { fixturePath, haveFixtures, readFixtureJson, readFixtureJsonl, readFixtureText } from '@uncle-rpc/testing'
+import { describeWithFixtures, fixturePath, readFixtureJson, readFixtureJsonl, readFixtureText } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
 import { postMergeHeaderJson } from './_test/postMergeHeader.js'
@@ -61,7 +61,7 @@ test('args: post-merge header fields are written in wire form', () => {
   `)
 })
 
-describe.runIf(haveFixtures(uncleLines))('mainnet uncles (derived geth answers)', () => {
+describeWithFixtures([uncleLines], 'mainnet uncles (derived geth answers)', () => {
   const lines = readFixtureJsonl<UncleLine>(uncleLines)
   const raw = readFixtureText(uncleLines).split('\n').filter(Boolean)
 
@@ -79,7 +79,7 @@ describe.runIf(haveFixtures(uncleLines))('mainnet uncles (derived geth answers)'
   })
 })
 
-describe.runIf(haveFixtures(uncleTests, ...ethereumTestsFiles))('ethereum/tests uncles (derived geth answers)', () => {
+describeWithFixtures([uncleTests, ...ethereumTestsFiles], 'ethereum/tests uncles (derived geth answers)', () => {
   const expected = readFixtureJson<(UncleLine & { file: string; test: string; network: string })[]>(uncleTests)
   const chains = readEthereumTestsChains()
 
@@ -99,7 +99,7 @@ describe.runIf(haveFixtures(uncleTests, ...ethereumTestsFiles))('ethereum/tests 
   })
 })
 
-describe.runIf(haveFixtures(uncleLines, infura))('Infura documented response', () => {
+describeWithFixtures([uncleLines, infura], 'Infura documented response', () => {
   test('default: toRpcUncle(null) for block 668 index 0 equals it, keys in the same order', () => {
     // Note: the docs' request names another block (6,008,149, no uncles); the result is block 668's uncle 0.
     const { result } = readFixtureJson<{ result: Record<string, unknown> }>(infura)
@@ -111,7 +111,7 @@ describe.runIf(haveFixtures(uncleLines, infura))('Infura documented response', (
   })
 })
 
-describe.runIf(haveFixtures(blockLines, era1))('mainnet blocks 0–1023 (derived geth eth_getBlockByNumber(n, false))', () => {
+describeWithFixtures([blockLines, era1], 'mainnet blocks 0–1023 (derived geth eth_getBlockByNumber(n, false))', () => {
   test('default: toRpcBlock with size and totalDifficulty from the era1 reader is byte-identical', () => {
     const lines = readFixtureText(blockLines).split('\n').filter(Boolean)
     expect(lines.length).toBe(1024)

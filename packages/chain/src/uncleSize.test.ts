@@ -1,4 +1,4 @@
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { toRlp } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
@@ -18,7 +18,7 @@ test('default: hexByteLength', () => {
   expect([hexByteLength('0x'), hexByteLength('0x00'), hexByteLength(`0x${'ab'.repeat(32)}`)]).toEqual([0, 1, 32])
 })
 
-describe.runIf(haveFixtures(...ethereumTestsFiles))('ethereum/tests uncles', () => {
+describeWithFixtures([...ethereumTestsFiles], 'ethereum/tests uncles', () => {
   test('default: uncleSize is the RLP length of [uncle, [], []]', () => {
     for (const chain of readEthereumTestsChains())
       for (const block of chain.blocks)

@@ -1,4 +1,4 @@
-import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
+import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { headerFromRpc } from './codecs.js'
 import { hashHeader } from './hashHeader.js'
@@ -19,7 +19,7 @@ function catchVerification(fn: () => void): BlockVerificationError {
   throw new Error('expected a BlockVerificationError')
 }
 
-describe.runIf(haveFixtures(mainnet))('verifyBlock on mainnet blocks', () => {
+describeWithFixtures([mainnet], 'verifyBlock on mainnet blocks', () => {
   const { blocks } = readFixtureJson<MainnetBlocks>(mainnet)
   const load = (number: number): { block: HashedHeader; uncles: HashedHeader[] } => {
     const found = blocks.find((b) => b.number === number)!

@@ -13,6 +13,8 @@ export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './mig
 export { migrateDatabase, migrationsFolder } from './migrate.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
+export type { TableChecksums } from './queries/checksums.js'
+export { tableChecksums } from './queries/checksums.js'
 export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
 export { listNetworks, registerNetwork } from './queries/networks.js'
 export type { BlockRange } from './queries/ranges.js'

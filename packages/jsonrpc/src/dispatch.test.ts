@@ -1,4 +1,4 @@
-import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
+import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { createJsonRpcHandler } from './dispatch.js'
 import { JsonRpcError } from './errors.js'
@@ -226,7 +226,7 @@ type ValidationCase = {
 }
 const casesFile = 'derived/geth_param_validation_cases.json'
 
-describe.runIf(haveFixtures(casesFile))('geth_param_validation_cases.json', () => {
+describeWithFixtures([casesFile], 'geth_param_validation_cases.json', () => {
   const { cases } = readFixtureJson<{ cases: ValidationCase[] }>(casesFile)
   // Note: a test-only method: it decodes params with the real decoders and answers from the
   // fixture's own "ok" results, so this exercises the core, not storage.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { describe, test } from 'vitest'
 
 // The one way tests find the shared, real-chain fixtures. They live beside the repository
 // (../shared/fixtures) and are never copied into it. UNCLE_RPC_FIXTURES overrides the place.
@@ -47,4 +48,14 @@ export function readFixtureJsonl<T = unknown>(relative: string): T[] {
 /** Reads a fixture's raw text (for byte-for-byte comparisons). */
 export function readFixtureText(relative: string): string {
   return readFileSync(fixturePath(relative), 'utf8')
+}
+
+/**
+ * `describe` for tests that need the shared fixtures. When they are missing (outside CI) the
+ * suite is reported as skipped and its body never runs, so nothing reads absent files.
+ */
+export function describeWithFixtures(relatives: readonly string[], name: string, body: () => void): void {
+  if (haveFixtures(...relatives)) describe(name, body)
+  else
+    describe.skip(`${name} (needs ${relatives.join(', ')} in ${fixturesDir})`, () => test('needs the shared fixtures', () => {}))
 }

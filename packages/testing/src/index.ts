@@ -1,1 +1,12 @@
-export { fixturePath, fixturesDir, haveFixtures, isCi, readFixtureJson, readFixtureJsonl, readFixtureText } from './fixtures.js'
+export {
+  describeWithFixtures,
+  fixturePath,
+  fixturesDir,
+  haveFixtures,
+  isCi,
+  readFixtureJson,
+  readFixtureJsonl,
+  readFixtureText,
+} from './fixtures.js'
+export type { CliProcess } from './processes.js'
+export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'

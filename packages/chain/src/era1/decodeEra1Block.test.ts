@@ -1,4 +1,4 @@
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { fromRlp, type Hex, hexToBigInt, hexToBytes, keccak256, serializeTransaction, toRlp } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from '../_test/ethereumTests.js'
@@ -16,7 +16,7 @@ test('default: uint256FromLe reads 32 little-endian bytes', () => {
   expect(uint256FromLe(tdBytes(2n ** 256n - 1n))).toBe(2n ** 256n - 1n)
 })
 
-describe.runIf(haveFixtures(...ethereumTestsFiles))('ethereum/tests blocks (with legacy transactions and uncles)', () => {
+describeWithFixtures([...ethereumTestsFiles], 'ethereum/tests blocks (with legacy transactions and uncles)', () => {
   test('default: hash, uncles, transaction hashes and size agree with the test data', () => {
     let txCount = 0
     for (const chain of readEthereumTestsChains())

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { fixturePath, haveFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
+import { describeWithFixtures, fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { toRpcUncle } from '../rpcFormat.js'
 import { concat, e2Record, era1BlockInput, writeEra1 } from './_test/writeEra1.js'
@@ -20,7 +20,7 @@ function thrown(fn: () => unknown): Error {
   throw new Error('expected an error')
 }
 
-describe.runIf(haveFixtures(era1, uncleLines, withUncles))('mainnet-00000-5ec1ffb8.era1', () => {
+describeWithFixtures([era1, uncleLines, withUncles], 'mainnet-00000-5ec1ffb8.era1', () => {
   const bytes = readFileSync(fixturePath(era1))
   const file = openEra1(bytes)
 
@@ -115,7 +115,7 @@ function recordStart(bytes: Uint8Array, i: number): number {
   return indexStart + Number(view.getBigInt64(indexStart + 16 + 8 * i, true))
 }
 
-describe.runIf(haveFixtures(era1))('synthetic era1 files (re-encoded mainnet blocks)', () => {
+describeWithFixtures([era1], 'synthetic era1 files (re-encoded mainnet blocks)', () => {
   const source = openEra1(readFileSync(fixturePath(era1)))
   const inputs = Array.from({ length: 8 }, (_, i) => era1BlockInput(source, 95n + BigInt(i)))
 

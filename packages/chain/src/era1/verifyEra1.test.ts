@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { fixturePath, haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures, fixturePath } from '@uncle-rpc/testing'
 import fc from 'fast-check'
 import { fromRlp, type Hex, hexToBytes, toRlp } from 'viem'
 import { describe, expect, test } from 'vitest'
@@ -32,7 +32,7 @@ function recordStart(bytes: Uint8Array, i: number, k = 0): number {
   return at
 }
 
-describe.runIf(haveFixtures(era1))('mainnet-00000-5ec1ffb8.era1', () => {
+describeWithFixtures([era1], 'mainnet-00000-5ec1ffb8.era1', () => {
   const bytes = readFileSync(fixturePath(era1))
 
   test('default: every block verifies and the accumulator root is the stored one', () => {
@@ -75,7 +75,7 @@ describe.runIf(haveFixtures(era1))('mainnet-00000-5ec1ffb8.era1', () => {
   })
 })
 
-describe.runIf(haveFixtures(era1))('synthetic era1 files', () => {
+describeWithFixtures([era1], 'synthetic era1 files', () => {
   const source = openEra1(readFileSync(fixturePath(era1)))
   const inputs = Array.from({ length: 8 }, (_, i) => era1BlockInput(source, 95n + BigInt(i)))
   const write = (blocks: Era1BlockInput[], options: { accumulatorRoot?: Hex } = {}) =>

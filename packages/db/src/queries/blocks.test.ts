@@ -1,5 +1,5 @@
 import { type HashedHeader, type Hex, uncleSize } from '@uncle-rpc/chain'
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
 import { CanonicalBlockConflictError, UnknownNetworkError } from '../errors.js'
@@ -141,7 +141,7 @@ describe('insertBlocksWithUncles', () => {
   })
 })
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('insertBlocksWithUncles: speed', () => {
+describeWithFixtures([mainnetBlocksFixture], 'insertBlocksWithUncles: speed', () => {
   test('behavior: 8,192 blocks + 1,410 uncles in one call', async () => {
     const net = await network('speed')
     // Note: the indexer passes each uncle's size (it checks it against the node's); so does this.

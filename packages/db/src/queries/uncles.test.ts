@@ -1,5 +1,5 @@
 import { type HashedHeader, type Hex, hashHeader, headerFromRpc, toRpcUncle } from '@uncle-rpc/chain'
-import { haveFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
+import { describeWithFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
 import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '../testFixtures.js'
@@ -25,7 +25,7 @@ afterAll(async () => {
   await database?.drop()
 })
 
-describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('getUncle: mainnet 0..8191', () => {
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncle: mainnet 0..8191', () => {
   test('behavior: all 1,410 uncles round-trip to geth’s exact answer', async () => {
     const blocks = loadMainnetBlocks()
     expect(await insertBlocksWithUncles(db, { network: 'mainnet', blocks })).toEqual({ blocks: 1295, uncles: 1410 })
@@ -72,7 +72,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('getUnc
   })
 })
 
-describe.runIf(haveFixtures(ethereumTestsDerived))('getUncle: London uncles (ethereum/tests)', () => {
+describeWithFixtures([ethereumTestsDerived], 'getUncle: London uncles (ethereum/tests)', () => {
   test('behavior: baseFeePerGas round-trips', async () => {
     type Case = { test: string; blockHash: Hex; blockNumber: Hex; index: Hex; result: Record<string, unknown> }
     const cases = readFixtureJson<Case[]>(ethereumTestsDerived)

@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util'
+import { createLogger, type Env, loadNetworksConfig, type NetworksConfig, parseEnv } from '@uncle-rpc/config'
+import { createDb } from '@uncle-rpc/db'
+import { demoNetworksConfig } from './demoConfig.js'
+import { queuePrefix } from './jobs.js'
+import { defaultIndexerOptions, type IndexerOptions, startIndexer } from './service.js'
+
+const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
+
+Fetches blocks and uncles from each network's archive node, verifies them (hashes,
+sha3Uncles) and writes them to Postgres, through BullMQ range jobs in Redis.
+Run several indexer processes on the same network to share the work.
+
+Flags:
+  --config <file>        networks config (JSON); default $UNCLE_RPC_CONFIG, else one demo network
+                         "mainnet" on the bundled sample node at ${demoNetworksConfig().networks[0]?.rpcUrl}
+  --concurrency <n>      range jobs processed at once per network (default ${defaultIndexerOptions.concurrency})
+  --range-size <n>       blocks per range job (default ${defaultIndexerOptions.rangeSize})
+  --batch-size <n>       JSON-RPC requests per batch (default ${defaultIndexerOptions.batchSize})
+  --max-in-flight <n>    batches in flight per network, adapted down on 429/5xx (default ${defaultIndexerOptions.maxInFlight})
+  --lock-duration-ms <n> a crashed worker's job is taken over after this (default ${defaultIndexerOptions.lockDurationMs})
+  --exit-when-done       exit once every network with a toBlock is fully indexed
+  -h, --help
+
+Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc),
+REDIS_URL (default redis://127.0.0.1:6379), UNCLE_RPC_CONFIG, LOG_LEVEL.
+Run \`uncle-rpc migrate\` first.
+`
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${value}"`)
+  return n
+}
+
+/** Loads the networks config named by the flag or environment, or the demo config. */
+export function resolveNetworksConfig(env: Env, configFlag: string | undefined): NetworksConfig {
+  const path = configFlag ?? env.UNCLE_RPC_CONFIG
+  return path === undefined ? demoNetworksConfig() : loadNetworksConfig(path)
+}
+
+/** `uncle-rpc indexer`: runs until SIGINT/SIGTERM (or until done, with --exit-when-done). */
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string' },
+      concurrency: { type: 'string' },
+      'range-size': { type: 'string' },
+      'batch-size': { type: 'string' },
+      'max-in-flight': { type: 'string' },
+      'lock-duration-ms': { type: 'string' },
+      'exit-when-done': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(usage)
+    return 0
+  }
+  const env = parseEnv(process.env)
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer' })
+  const config = resolveNetworksConfig(env, values.config)
+  const options: IndexerOptions = {
+    ...defaultIndexerOptions,
+    concurrency: positiveInt('concurrency', values.concurrency, defaultIndexerOptions.concurrency),
+    rangeSize: positiveInt('range-size', values['range-size'], defaultIndexerOptions.rangeSize),
+    batchSize: positiveInt('batch-size', values['batch-size'], defaultIndexerOptions.batchSize),
+    maxInFlight: positiveInt('max-in-flight', values['max-in-flight'], defaultIndexerOptions.maxInFlight),
+    lockDurationMs: positiveInt('lock-duration-ms', values['lock-duration-ms'], defaultIndexerOptions.lockDurationMs),
+    exitWhenDone: values['exit-when-done'],
+  }
+  const database = createDb({ url: env.DATABASE_URL })
+  const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
+  logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
+  try {
+    const indexer = await startIndexer(
+      { db: database.db, connection, prefix: queuePrefix(env.DATABASE_URL), logger },
+      config.networks,
+      options,
+    )
+    const signalled = new Promise<string>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'))
+      process.once('SIGTERM', () => resolve('SIGTERM'))
+    })
+    const reason = await Promise.race([signalled, indexer.done.then(() => 'done')])
+    logger.info({ msg: 'stopping indexer', reason })
+    await indexer.stop()
+    return 0
+  } finally {
+    await database.close()
+  }
+}

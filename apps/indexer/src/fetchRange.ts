@@ -1,0 +1,86 @@
+import {
+  BaseError,
+  BlockVerificationError,
+  type HashedHeader,
+  type Hex,
+  headerFromRpc,
+  toQuantity,
+  uncleSize,
+  verifyBlock,
+} from '@uncle-rpc/chain'
+import type { Upstream } from './upstream/createUpstream.js'
+
+/** A block and its uncles, fetched from the node and verified against their hashes. */
+export type VerifiedBlock = {
+  header: HashedHeader
+  totalDifficulty: bigint | undefined
+  uncles: (HashedHeader & { size: number })[]
+}
+
+/** One block of a range that the node served wrongly: it must not be written. */
+export type RejectedBlock = { number: bigint; error: BaseError }
+
+export type FetchRangeResult = { blocks: VerifiedBlock[]; rejected: RejectedBlock[] }
+
+type RpcBlock = Record<string, unknown> & { uncles?: unknown; totalDifficulty?: unknown; size?: unknown }
+
+function asError(number: bigint, error: unknown): BaseError {
+  if (error instanceof BaseError) return error
+  return new BaseError(`Block ${number}: unreadable answer from the node`, { cause: error })
+}
+
+/**
+ * Fetches blocks `numbers` and all their uncles (`eth_getBlockByNumber` and
+ * `eth_getUncleByBlockHashAndIndex`, batched) and verifies each block with its uncles:
+ * hashes recompute, sha3Uncles matches, the node's uncle `size` matches ours, and each block
+ * has the number asked for. Blocks that fail are returned as `rejected`, never as data.
+ */
+export async function fetchRange(upstream: Upstream, numbers: readonly bigint[]): Promise<FetchRangeResult> {
+  const rawBlocks = await upstream.requestMany<RpcBlock>(
+    numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
+    (r) => typeof r === 'object' && r !== null,
+  )
+  const rejected: RejectedBlock[] = []
+  const parsed: { number: bigint; header: HashedHeader; uncleHashes: Hex[]; td: bigint | undefined }[] = []
+  rawBlocks.forEach((raw, i) => {
+    const number = numbers[i] as bigint
+    try {
+      const header = headerFromRpc(raw)
+      if (header.number !== number) throw new BaseError(`Block ${number}: the node answered block ${header.number} instead`)
+      if (!Array.isArray(raw.uncles) || !raw.uncles.every((u) => typeof u === 'string'))
+        throw new BaseError(`Block ${number} (${header.hash}): "uncles" is not a list of hashes`)
+      const td = typeof raw.totalDifficulty === 'string' ? BigInt(raw.totalDifficulty) : undefined
+      parsed.push({ number, header, uncleHashes: raw.uncles as Hex[], td })
+    } catch (error) {
+      rejected.push({ number, error: asError(number, error) })
+    }
+  })
+
+  const uncleRequests = parsed.flatMap((b) =>
+    b.uncleHashes.map((_, index) => ({ method: 'eth_getUncleByBlockHashAndIndex', params: [b.header.hash, toQuantity(index)] })),
+  )
+  const rawUncles = await upstream.requestMany<Record<string, unknown>>(uncleRequests, (r) => typeof r === 'object' && r !== null)
+
+  const blocks: VerifiedBlock[] = []
+  let cursor = 0
+  for (const b of parsed) {
+    const raws = rawUncles.slice(cursor, cursor + b.uncleHashes.length)
+    cursor += b.uncleHashes.length
+    try {
+      const uncles = raws.map((raw, index) => {
+        const uncle = headerFromRpc(raw)
+        const size = uncleSize(uncle)
+        if (raw.size !== undefined && raw.size !== toQuantity(size))
+          throw new BaseError(
+            `Block ${b.number} (${b.header.hash}): uncle ${index} size ${String(raw.size)} is not ${toQuantity(size)}`,
+          )
+        return { ...uncle, size }
+      })
+      verifyBlock({ ...b.header, uncles: b.uncleHashes }, uncles)
+      blocks.push({ header: b.header, totalDifficulty: b.td, uncles })
+    } catch (error) {
+      rejected.push({ number: b.number, error: error instanceof BlockVerificationError ? error : asError(b.number, error) })
+    }
+  }
+  return { blocks, rejected }
+}

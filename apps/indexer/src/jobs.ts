@@ -1,0 +1,47 @@
+import { type Hex, toQuantity } from '@uncle-rpc/chain'
+import { z } from 'zod'
+
+// Queue and job names, and the JSON-safe job payload. BullMQ stores job data as JSON,
+// so block numbers travel as hex quantities and are parsed back at the worker's door.
+
+/**
+ * Redis key prefix of a deployment's queues: `uncle-rpc:<database name>`, so deployments (and
+ * test runs) that share one Redis but write to different databases never share jobs.
+ */
+export function queuePrefix(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'
+  return `uncle-rpc:${name}`
+}
+
+/** One BullMQ queue per network, so networks never wait on each other. */
+export function queueName(network: string): string {
+  return `index-${network}`
+}
+
+export const rangeJobName = 'range'
+
+const quantity = z.string().regex(/^0x(0|[1-9a-f][0-9a-f]*)$/)
+
+const rangeJobSchema = z.object({ network: z.string().min(1), from: quantity, to: quantity })
+
+/** A range of blocks `[from, to]` (inclusive) to fetch, verify and write. */
+export type RangeJob = { network: string; from: bigint; to: bigint }
+
+export type RangeJobData = z.infer<typeof rangeJobSchema>
+
+export function encodeRangeJob(job: RangeJob): RangeJobData {
+  return { network: job.network, from: toQuantity(job.from), to: toQuantity(job.to) }
+}
+
+export function decodeRangeJob(data: unknown): RangeJob {
+  const parsed = rangeJobSchema.parse(data)
+  return { network: parsed.network, from: BigInt(parsed.from as Hex), to: BigInt(parsed.to as Hex) }
+}
+
+/**
+ * Stable job id for a range: planners that run at the same time (several indexer processes)
+ * add the same ids, and BullMQ keeps one job per id.
+ */
+export function rangeJobId(job: RangeJob): string {
+  return `${job.from}-${job.to}`
+}

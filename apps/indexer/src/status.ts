@@ -1,0 +1,115 @@
+import { countBlocks, countUncles, type Db, latestIndexedBlock, listIndexedRanges, listNetworks } from '@uncle-rpc/db'
+import { type ConnectionOptions, Queue } from 'bullmq'
+import { queueName } from './jobs.js'
+import type { BlockRange } from './planRanges.js'
+
+export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }
+
+export type NetworkStatus = {
+  network: string
+  chainId: string | undefined
+  blocks: number
+  uncles: number
+  latest: { number: string; hash: string } | null
+  indexedRanges: { from: string; to: string }[]
+  /** Holes below the highest indexed block: blocks that should be there and are not. */
+  gaps: { from: string; to: string }[]
+  jobs: { waiting: number; active: number; delayed: number; failed: number } | { error: string }
+  failed: FailedJob[]
+}
+
+/** Holes in `[from, highest indexed]`, given merged, sorted ranges. */
+export function findHoles(from: bigint, ranges: readonly BlockRange[]): BlockRange[] {
+  const holes: BlockRange[] = []
+  let cursor = from
+  for (const r of ranges) {
+    if (r.to < cursor) continue
+    if (r.from > cursor) holes.push({ from: cursor, to: r.from - 1n })
+    cursor = r.to + 1n
+  }
+  return holes
+}
+
+const str = (r: BlockRange) => ({ from: r.from.toString(), to: r.to.toString() })
+
+async function queueStatus(
+  connection: ConnectionOptions,
+  prefix: string,
+  network: string,
+): Promise<Pick<NetworkStatus, 'jobs' | 'failed'>> {
+  const queue = new Queue(queueName(network), { connection, prefix })
+  try {
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')
+    const failedJobs = await queue.getFailed(0, 49)
+    return {
+      jobs: {
+        waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+        active: counts.active ?? 0,
+        delayed: counts.delayed ?? 0,
+        failed: counts.failed ?? 0,
+      },
+      failed: failedJobs.map((job) => ({
+        id: String(job.id),
+        attempts: job.attemptsMade,
+        reason: job.failedReason,
+        failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined,
+      })),
+    }
+  } finally {
+    await queue.close()
+  }
+}
+
+/** Per-network progress from Postgres (ranges, gaps, counts) and Redis (jobs, failures). */
+export async function collectStatus(
+  deps: { db: Db; connection: ConnectionOptions; prefix: string },
+  networks: readonly { name: string; fromBlock: number }[] | undefined,
+): Promise<NetworkStatus[]> {
+  const known = await listNetworks(deps.db)
+  const list = networks ?? known.map((n) => ({ name: n.name, fromBlock: 0 }))
+  return Promise.all(
+    list.map(async ({ name, fromBlock }) => {
+      const ranges = await listIndexedRanges(deps.db, { network: name })
+      const jobs = await queueStatus(deps.connection, deps.prefix, name).catch((error: unknown) => ({
+        jobs: { error: `queue unavailable: ${error instanceof Error ? error.message : String(error)}` },
+        failed: [],
+      }))
+      const latest = await latestIndexedBlock(deps.db, { network: name })
+      return {
+        network: name,
+        chainId: known.find((n) => n.name === name)?.chainId.toString(),
+        blocks: await countBlocks(deps.db, { network: name }),
+        uncles: await countUncles(deps.db, { network: name }),
+        latest: latest && { number: latest.number.toString(), hash: latest.hash },
+        indexedRanges: ranges.map(str),
+        gaps: findHoles(BigInt(fromBlock), ranges).map(str),
+        ...jobs,
+      }
+    }),
+  )
+}
+
+/** The human-readable form of {@link collectStatus}. */
+export function formatStatus(statuses: readonly NetworkStatus[]): string {
+  if (statuses.length === 0) return 'no networks indexed yet\n'
+  const span = (r: { from: string; to: string }) => (r.from === r.to ? r.from : `${r.from}–${r.to}`)
+  return statuses
+    .map((s) => {
+      const lines = [`${s.network}${s.chainId ? ` (chainId ${s.chainId})` : ''}`]
+      lines.push(
+        `  blocks: ${s.blocks}   uncles: ${s.uncles}   latest: ${s.latest ? `${s.latest.number} ${s.latest.hash}` : 'none'}`,
+      )
+      lines.push(`  indexed: ${s.indexedRanges.length ? s.indexedRanges.map(span).join(', ') : 'nothing yet'}`)
+      lines.push(`  gaps: ${s.gaps.length ? s.gaps.map(span).join(', ') : 'none'}`)
+      lines.push(
+        'error' in s.jobs
+          ? `  jobs: ${s.jobs.error}`
+          : `  jobs: ${s.jobs.waiting} waiting, ${s.jobs.active} active, ${s.jobs.delayed} retrying, ${s.jobs.failed} failed`,
+      )
+      for (const f of s.failed)
+        lines.push(`  failed job ${f.id} after ${f.attempts} attempts${f.failedAt ? ` at ${f.failedAt}` : ''}: ${f.reason}`)
+      return lines.join('\n')
+    })
+    .join('\n\n')
+    .concat('\n')
+}

@@ -1,0 +1,127 @@
+import { BaseError, type Hex } from '@uncle-rpc/chain'
+import { createClient, http } from 'viem'
+import { classifyError, type UpstreamFailure } from './classifyError.js'
+import { createGovernor, type Governor } from './governor.js'
+
+/** The upstream node kept failing (after retries), or answered something that cannot be right. */
+export class UpstreamError extends BaseError {
+  readonly retryable: boolean
+  constructor(message: string, { retryable, cause }: { retryable: boolean; cause?: unknown }) {
+    super(message, { name: 'UpstreamError', cause })
+    this.retryable = retryable
+  }
+}
+
+export type UpstreamRequest = { method: string; params: unknown[] }
+
+export type UpstreamOptions = {
+  url: string
+  /** Requests per JSON-RPC batch (one HTTP request). */
+  batchSize?: number
+  /** Most batches in flight at once (the adaptive window starts here). */
+  maxInFlight?: number
+  timeoutMs?: number
+  /** Rounds of retries for failed entries before giving up on the call. */
+  maxAttempts?: number
+  onRetry?: (info: { attempt: number; failed: number; reason: string; delayMs: number }) => void
+}
+
+export type Upstream = {
+  /**
+   * Sends many requests as JSON-RPC batches, retrying only the entries that failed (or whose
+   * result `accept` rejects, e.g. a `null` block from a lagging node) with backoff.
+   */
+  requestMany<T>(requests: UpstreamRequest[], accept?: (result: unknown) => boolean): Promise<T[]>
+  request<T>(request: UpstreamRequest, accept?: (result: unknown) => boolean): Promise<T>
+  chainId(): Promise<bigint>
+  blockNumber(): Promise<bigint>
+  readonly governor: Governor
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Creates the JSON-RPC client for one network's archive node (viem transport, batching). */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const batchSize = options.batchSize ?? 100
+  const maxAttempts = options.maxAttempts ?? 10
+  const governor = createGovernor({ max: options.maxInFlight ?? 4 })
+  // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off.
+  const transport = http(options.url, { batch: { batchSize }, retryCount: 0, timeout: options.timeoutMs ?? 20_000 })
+  const client = createClient({ transport })
+  const send = client.request as unknown as (request: UpstreamRequest) => Promise<unknown>
+
+  async function requestMany<T>(
+    requests: UpstreamRequest[],
+    accept: (result: unknown) => boolean = (r) => r !== null,
+  ): Promise<T[]> {
+    const results = new Array<T>(requests.length)
+    let pending = requests.map((_, i) => i)
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const failed: number[] = []
+      let worst: UpstreamFailure | undefined
+      const chunks: number[][] = []
+      for (let i = 0; i < pending.length; i += batchSize) chunks.push(pending.slice(i, i + batchSize))
+      await Promise.all(
+        chunks.map(async (chunk) => {
+          const release = await governor.acquire()
+          try {
+            // Issued in one tick, so viem sends the chunk as one batch.
+            const settled = await Promise.allSettled(chunk.map((i) => send(requests[i] as UpstreamRequest)))
+            let throttled: UpstreamFailure | undefined
+            settled.forEach((outcome, k) => {
+              const index = chunk[k] as number
+              if (outcome.status === 'fulfilled' && accept(outcome.value)) {
+                results[index] = outcome.value as T
+                return
+              }
+              const failure =
+                outcome.status === 'rejected'
+                  ? classifyError(outcome.reason)
+                  : { retryable: true, throttled: false, reason: 'missing result (node behind?)' }
+              if (!failure.retryable)
+                throw new UpstreamError(`${requests[index]?.method} failed: ${failure.reason}`, {
+                  retryable: false,
+                  cause: outcome.status === 'rejected' ? outcome.reason : undefined,
+                })
+              if (failure.throttled) throttled = failure
+              if (!worst || failure.throttled || failure.retryAfterMs) worst = failure
+              failed.push(index)
+            })
+            governor.report(throttled ? 'throttled' : 'ok', throttled?.retryAfterMs)
+          } finally {
+            release()
+          }
+        }),
+      )
+      pending = failed
+      if (pending.length === 0) break
+      if (attempt >= maxAttempts)
+        throw new UpstreamError(
+          `upstream still failing after ${attempt} attempts (${pending.length} requests; last: ${worst?.reason})`,
+          {
+            retryable: true,
+          },
+        )
+      const backoff = Math.min(30_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
+      const delayMs = Math.max(backoff, worst?.retryAfterMs ?? 0)
+      options.onRetry?.({ attempt, failed: pending.length, reason: worst?.reason ?? 'unknown', delayMs })
+      await sleep(delayMs)
+    }
+    return results
+  }
+
+  return {
+    governor,
+    requestMany,
+    async request<T>(request: UpstreamRequest, accept?: (result: unknown) => boolean) {
+      const [result] = await requestMany<T>([request], accept)
+      return result as T
+    },
+    async chainId() {
+      return BigInt(await this.request<Hex>({ method: 'eth_chainId', params: [] }))
+    },
+    async blockNumber() {
+      return BigInt(await this.request<Hex>({ method: 'eth_blockNumber', params: [] }))
+    },
+  }
+}

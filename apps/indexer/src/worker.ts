@@ -1,0 +1,71 @@
+import { BlockVerificationError } from '@uncle-rpc/chain'
+import type { Logger } from '@uncle-rpc/config'
+import type { Db } from '@uncle-rpc/db'
+import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
+import { BlocksRejectedError, type IndexRangeResult, indexRange } from './indexRange.js'
+import { decodeRangeJob, queueName } from './jobs.js'
+import type { Progress } from './progress.js'
+import { type Upstream, UpstreamError } from './upstream/createUpstream.js'
+
+export type RangeWorkerOptions = {
+  network: string
+  /** Range jobs processed at once by this process. */
+  concurrency: number
+  /** Attempts for a range whose blocks fail verification (a node may serve a bad answer once). */
+  verificationAttempts: number
+  /** How long a job stays locked without renewal before another worker may take it over. */
+  lockDurationMs: number
+}
+
+export type RangeWorkerDeps = {
+  connection: ConnectionOptions
+  prefix: string
+  db: Db
+  upstream: Upstream
+  logger: Logger
+  progress: Progress
+}
+
+/**
+ * The BullMQ worker of one network: runs range jobs through {@link indexRange} and decides
+ * which failures are worth BullMQ's retries. Only this file turns errors into UnrecoverableError.
+ */
+export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOptions): Worker {
+  const logger = deps.logger.child({ network: options.network })
+  const processor = async (job: Job): Promise<IndexRangeResult> => {
+    const range = decodeRangeJob(job.data)
+    const started = performance.now()
+    try {
+      const result = await indexRange({ db: deps.db, upstream: deps.upstream, logger }, range)
+      deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started })
+      return result
+    } catch (error) {
+      if (error instanceof BlocksRejectedError || error instanceof BlockVerificationError) {
+        const attempt = job.attemptsMade + 1
+        logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error: error.message })
+        if (attempt >= options.verificationAttempts) throw new UnrecoverableError(error.message)
+      } else if (error instanceof UpstreamError && !error.retryable) {
+        logger.error({ msg: 'upstream refused the request', job_id: job.id, error: error.message })
+        throw new UnrecoverableError(error.message)
+      } else {
+        logger.warn({
+          msg: 'range failed, will retry',
+          job_id: job.id,
+          error: error instanceof Error ? error.message : String(error),
+        })
+      }
+      throw error
+    }
+  }
+  const worker = new Worker(queueName(options.network), processor, {
+    connection: deps.connection,
+    prefix: deps.prefix,
+    concurrency: options.concurrency,
+    lockDuration: options.lockDurationMs,
+    stalledInterval: Math.min(30_000, options.lockDurationMs),
+    // A job whose worker died is re-run; a range write is idempotent, so this is safe.
+    maxStalledCount: 100,
+  })
+  worker.on('error', (error) => logger.error({ msg: 'worker error', error: error.message }))
+  return worker
+}

@@ -1,0 +1,73 @@
+import type { SampleNodeConfig } from './args.js'
+import { createFaults, hasFaults } from './faults.js'
+import { createMethods } from './methods.js'
+import { createSampleNodeServer } from './server.js'
+import type { ChainSource } from './sources/chainSource.js'
+import { createEra1Source } from './sources/era1Source.js'
+import { type LiveChainEvent, startLiveChain } from './sources/liveChain.js'
+import { createSyntheticChain } from './sources/synthetic/syntheticChain.js'
+
+export type SampleNode = {
+  /** `http://host:port` */
+  url: string
+  chain: ChainSource
+  /** The startup line's text after "listening on": `http://… (chain: …, chainId N)`. */
+  summary: string
+  close(): Promise<void>
+}
+
+export type StartSampleNodeHooks = {
+  /** Progress and notable events, one line each (the CLI writes them to stderr). */
+  log?: ((line: string) => void) | undefined
+  onLiveBlock?: ((event: LiveChainEvent) => void) | undefined
+}
+
+/** Builds the chain source from the config, verifies or generates it, and starts serving. */
+export async function startSampleNode(config: SampleNodeConfig, hooks: StartSampleNodeHooks = {}): Promise<SampleNode> {
+  const log = hooks.log ?? (() => {})
+  const { source } = config
+  let chain: ChainSource
+  let live: { stop(): void } | undefined
+  if (source.kind === 'era1') {
+    chain = await createEra1Source({
+      paths: source.paths,
+      chainId: source.chainId,
+      onFile: (path, s) => log(`verified ${path}: ${s.blocks} blocks, ${s.uncles} uncles, accumulator ${s.accumulatorRoot}`),
+    })
+  } else {
+    const synthetic = await createSyntheticChain({
+      seed: source.seed,
+      blocks: source.blocks,
+      londonAt: source.londonAt,
+      chainId: source.chainId,
+      onProgress: (done, total) => log(`generated ${done} of ${total} blocks`),
+    })
+    chain = synthetic
+    if (config.live) live = startLiveChain({ chain: synthetic, seed: source.seed, ...config.live, onBlock: hooks.onLiveBlock })
+  }
+  const server = createSampleNodeServer({
+    methods: createMethods({ chain, tamperBlock: config.tamperBlock }),
+    maxBatchSize: config.maxBatchSize,
+    faults: hasFaults(config.faults) ? createFaults(config.faults) : undefined,
+    onInternalError: (error, correlationId) =>
+      log(`internal error ${correlationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  })
+  let address: Awaited<ReturnType<typeof server.listen>>
+  try {
+    address = await server.listen(config.port, config.host)
+  } catch (error) {
+    live?.stop()
+    throw error
+  }
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
+  return {
+    url,
+    chain,
+    summary: `${url} (chain: ${chain.description}, chainId ${chain.chainId})`,
+    async close() {
+      live?.stop()
+      await server.close()
+    },
+  }
+}
