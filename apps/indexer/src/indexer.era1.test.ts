@@ -12,7 +12,7 @@ import {
   tableChecksums,
 } from '@uncle-rpc/db'
 import { type CliProcess, describeWithFixtures, fixturePath, readFixtureJsonl, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 
 // Acceptance of the indexer on real mainnet history: the real sample node serving the era1
 // file, the real `uncle-rpc indexer` process, Postgres and Redis.

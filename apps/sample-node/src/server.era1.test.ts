@@ -1,5 +1,5 @@
 import { describeWithFixtures, fixturePath, readFixtureJson, readFixtureText } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { call, inParallel, post, type SpawnedNode, spawnSampleNode } from './_test/spawnSampleNode.js'
 
 // The real node process serving mainnet era1 epoch 0, compared byte for byte with what geth

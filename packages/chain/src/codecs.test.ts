@@ -1,6 +1,6 @@
 import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { fromRlp, hexToBytes, toRlp } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { postMergeHeaderJson } from './_test/postMergeHeader.js'
 import { headerFromRlpFields, headerFromRpc, headerToRlpFields, quantityToRlpHex } from './codecs.js'
 import { hashHeader, headerRlp } from './hashHeader.js'

@@ -1,6 +1,6 @@
 import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { fromRlp, type Hex, toRlp } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
 import { headerFromRpc } from './codecs.js'
 import { hashHeader, hashUncles, headerRlp } from './hashHeader.js'

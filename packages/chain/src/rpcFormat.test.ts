@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describeWithFixtures, fixturePath, readFixtureJson, readFixtureJsonl, readFixtureText } from '@uncle-rpc/testing'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
 import { postMergeHeaderJson } from './_test/postMergeHeader.js'
 import { headerFromRpc } from './codecs.js'

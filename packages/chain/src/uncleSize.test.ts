@@ -1,6 +1,6 @@
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { toRlp } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from './_test/ethereumTests.js'
 import { headerFromRpc, headerToRlpFields } from './codecs.js'
 import { hexByteLength, rlpListLength, uncleSize } from './uncleSize.js'

@@ -1,5 +1,5 @@
 import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { headerFromRpc } from './codecs.js'
 import { hashHeader } from './hashHeader.js'
 import type { HashedHeader } from './header.js'

@@ -1,6 +1,6 @@
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { fromRlp, type Hex, hexToBigInt, hexToBytes, keccak256, serializeTransaction, toRlp } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { ethereumTestsFiles, ethereumTestsHeaderToRpc, readEthereumTestsChains } from '../_test/ethereumTests.js'
 import { postMergeHeaderJson } from '../_test/postMergeHeader.js'
 import { headerFromRpc, headerToRlpFields } from '../codecs.js'

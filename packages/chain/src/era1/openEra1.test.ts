@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describeWithFixtures, fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
-import { describe, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { toRpcUncle } from '../rpcFormat.js'
 import { concat, e2Record, era1BlockInput, writeEra1 } from './_test/writeEra1.js'
 import { Era1BlockRangeError, Era1FormatError } from './errors.js'

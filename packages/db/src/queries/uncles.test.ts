@@ -1,6 +1,6 @@
 import { type HashedHeader, type Hex, hashHeader, headerFromRpc, toRpcUncle } from '@uncle-rpc/chain'
 import { describeWithFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
 import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '../testFixtures.js'
 import { createTestDatabase, type TestDatabase } from '../testing.js'

@@ -1,0 +1,24 @@
+// Lint rules: ESLint's and typescript-eslint's recommended sets, plus the project's conventions
+// (style.md): no console in product code, named exports only, no `any`.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'migrations/**', 'dist/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      'no-console': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true } }],
+    },
+  },
+  {
+    // Config files of tools that require a default export.
+    files: ['vitest.config.ts', 'drizzle.config.ts', 'eslint.config.js'],
+    rules: { 'no-restricted-exports': 'off' },
+  },
+)
