@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util'
-import { createLogger, type Env, loadNetworksConfig, type NetworksConfig, parseEnv } from '@uncle-rpc/config'
+import { createLogger, demoNetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
-import { demoNetworksConfig } from './demoConfig.js'
 import { queuePrefix } from './jobs.js'
 import { defaultIndexerOptions, type IndexerOptions, startIndexer } from './service.js'
 
@@ -32,12 +31,6 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${value}"`)
   return n
-}
-
-/** Loads the networks config named by the flag or environment, or the demo config. */
-export function resolveNetworksConfig(env: Env, configFlag: string | undefined): NetworksConfig {
-  const path = configFlag ?? env.UNCLE_RPC_CONFIG
-  return path === undefined ? demoNetworksConfig() : loadNetworksConfig(path)
 }
 
 /** `uncle-rpc indexer`: runs until SIGINT/SIGTERM (or until done, with --exit-when-done). */

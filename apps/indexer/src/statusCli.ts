@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util'
-import { parseEnv } from '@uncle-rpc/config'
+import { parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
-import { resolveNetworksConfig } from './cli.js'
 import { queuePrefix } from './jobs.js'
 import { collectStatus, formatStatus } from './status.js'
 
