@@ -9,6 +9,10 @@ export type Command = {
  * command's flags and `--help` text in its own `src/cli.ts`.
  */
 export const commands: Record<string, Command> = {
+  start: {
+    summary: 'run the whole system (migrations, sample node, indexer, RPC) and print how to query it',
+    load: () => import('./commands/start.js'),
+  },
   migrate: { summary: 'create the database if missing and apply migrations', load: () => import('./commands/migrate.js') },
   'sample-node': {
     summary: 'a geth-compatible archive node serving era1 or synthetic chains (dev/tests)',
@@ -21,5 +25,13 @@ export const commands: Record<string, Command> = {
   status: {
     summary: 'print per-network indexing progress: ranges, gaps, failed jobs',
     load: () => import('@uncle-rpc/indexer/status-cli'),
+  },
+  rpc: {
+    summary: 'serve eth_getUncleByBlockHashAndIndex over HTTP and WebSocket',
+    load: () => import('@uncle-rpc/rpc/cli'),
+  },
+  keys: {
+    summary: 'create, list, revoke API keys and change their plan',
+    load: () => import('@uncle-rpc/rpc/keys-cli'),
   },
 }

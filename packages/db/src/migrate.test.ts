@@ -31,6 +31,7 @@ describe('migrateDatabase', () => {
        where nspname = 'public' and relkind in ('r', 'v') order by relname`,
     )
     expect(relations.map((r) => `${r.relname}:${r.relkind}`)).toEqual([
+      'api_keys:r',
       'blocks:r',
       'blocks_hex:v',
       'indexed_ranges:r',

@@ -123,6 +123,34 @@ export const indexedRanges = pgTable(
   ],
 )
 
+/** The plans an API key can be on (the contract's plan names); api_keys.plan is checked against them. */
+export const apiKeyPlans = ['core', 'developer', 'team', 'growth', 'custom'] as const
+export type ApiKeyPlan = (typeof apiKeyPlans)[number]
+
+/**
+ * API keys of the RPC service. Only the sha256 of a key is stored (the key is shown once, when
+ * created); `prefix` (its first 8 characters) lets people tell keys apart. Revoked keys stay.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    keyHash: bytea('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    label: text('label'),
+    plan: text('plan').$type<ApiKeyPlan>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Written in batches by the RPC service (about once a minute per key), not per request. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    // Note: keep in step with apiKeyPlans (a test checks that they agree).
+    check('api_keys_plan_check', sql`${t.plan} in ('core', 'developer', 'team', 'growth', 'custom')`),
+  ],
+)
+
 const hex = (column: unknown) => sql<string>`'0x' || encode(${column}, 'hex')`
 // Note: to_timestamp fails past year 294276 and one bad row would break every query on the
 // view, so timestamps past 9999-12-31 show as null `time` (the raw `timestamp` stays).

@@ -67,6 +67,7 @@ describe('insertBlocksWithUncles', () => {
     expect(await getUncle(db, { network: net, blockHash: header(2n).hash, index: 0 })).toEqual({
       ...uncle,
       size: expect.any(Number),
+      blockNumber: 2n,
     })
     expect(await latestIndexedBlock(db, { network: net })).toEqual({ number: 3n, hash: header(3n).hash })
   })
@@ -106,7 +107,7 @@ describe('insertBlocksWithUncles', () => {
       blocks: [{ header: { ...header(9n), difficulty: big }, totalDifficulty: big, uncles: [uncle] }],
     })
     const stored = await getUncle(db, { network: net, blockHash: header(9n).hash, index: 0 })
-    expect(stored).toEqual({ ...uncle, size: expect.any(Number) })
+    expect(stored).toEqual({ ...uncle, size: expect.any(Number), blockNumber: 9n })
   })
 
   test('behavior: upper-case hex is stored as bytes and read back lower-case', async () => {

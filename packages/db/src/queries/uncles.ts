@@ -5,21 +5,15 @@ import type { DbOrTx } from '../client.js'
 import { uncles } from '../schema.js'
 
 export type GetUncleParameters = { network: string; blockHash: Hex; index: number }
-/** The stored uncle header with its hash and the `size` geth reports. */
-export type GetUncleReturnType = (HashedHeader & { size: number }) | null
+/** The stored uncle header with its hash, the `size` geth reports and the number of the block that includes it. */
+export type GetUncleReturnType = (HashedHeader & { size: number; blockNumber: bigint }) | null
 
 // Note: drizzle encodes a placeholder's value through the column (bytea: Hex → bytes) only
 // when the placeholder is wrapped in a Param bound to that column.
 const bound = (column: PgColumn, name: string) => sql.param(sql.placeholder(name), column)
 
 function prepareGetUncle(db: DbOrTx) {
-  const {
-    network: _network,
-    blockHash: _blockHash,
-    blockNumber: _blockNumber,
-    index: _index,
-    ...columns
-  } = getTableColumns(uncles)
+  const { network: _network, blockHash: _blockHash, index: _index, ...columns } = getTableColumns(uncles)
   return db
     .select(columns)
     .from(uncles)
@@ -56,7 +50,7 @@ export async function getUncle(db: DbOrTx, { network, blockHash, index }: GetUnc
     const value = row[name]
     if (value !== null) header[name] = value
   }
-  return { ...(header as BlockHeader & { hash: Hex }), size: row.size }
+  return { ...(header as BlockHeader & { hash: Hex }), size: row.size, blockNumber: row.blockNumber }
 }
 
 /** Number of uncles stored for `network`. */

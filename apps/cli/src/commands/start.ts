@@ -1,0 +1,141 @@
+import { rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
+import { createDb, latestUncle, migrateDatabase } from '@uncle-rpc/db'
+import { checkServices } from '../services.js'
+import { type Child, startChild, stopChildren } from '../supervisor.js'
+
+const usage = `Usage: uncle-rpc start [--config <file>] [--port <p>]   (npm start)
+
+Starts the whole system on one machine: applies migrations, starts the bundled sample node on
+a synthetic chain (only when no config names real upstreams), the indexer and the RPC server,
+creates a demo API key, and prints the HTTP and WebSocket URLs with a ready curl command.
+Ctrl-C stops everything.
+
+Flags:
+  --config <file>   networks config (JSON); default $UNCLE_RPC_CONFIG, else the demo network
+  --port <n>        RPC port (default 8545; 0 = any free port)
+  --node-port <n>   sample node port (default 8546; 0 = any free port)
+  -h, --help
+
+Needs PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL) running.
+`
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function waitForUncle(env: Env, network: string, children: readonly Child[]) {
+  const database = createDb({ url: env.DATABASE_URL, max: 1 })
+  try {
+    for (;;) {
+      const uncle = await latestUncle(database.db, { network })
+      if (uncle) return uncle
+      const dead = children.find((c) => c.process.exitCode !== null)
+      if (dead) throw new Error(`${dead.name} stopped (exit ${dead.process.exitCode}); see its log above`)
+      await sleep(500)
+    }
+  } finally {
+    await database.close()
+  }
+}
+
+/** `uncle-rpc start`: the newcomer's one command. */
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string', default: '8545' },
+      'node-port': { type: 'string', default: new URL(demoSampleNodeUrl).port },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(usage)
+    return 0
+  }
+  const env = parseEnv(process.env)
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'start' })
+  const problems = await checkServices(env)
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n\n')}\n`)
+    return 1
+  }
+  const migrated = await migrateDatabase({ url: env.DATABASE_URL, logger })
+  logger.info({ msg: 'database ready', database: migrated.database, applied: migrated.applied })
+
+  let config = resolveNetworksConfig(env, values.config)
+  // The bundled sample node runs only for the demo config (no config names real upstreams).
+  const usesSampleNode = values.config === undefined && env.UNCLE_RPC_CONFIG === undefined
+  const childEnv = { ...process.env, LOG_LEVEL: env.LOG_LEVEL }
+  let configArgs = values.config ? ['--config', values.config] : []
+  const effectiveConfig = join(tmpdir(), `uncle-rpc-start-${process.pid}.json`)
+  const children: Child[] = []
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+  })
+  // Startup waits give up when a signal arrives (children are stopped in `finally`).
+  const untilStopped = <T>(promise: Promise<T>): Promise<T> =>
+    Promise.race([promise, stopped.then((signal): never => { throw new Error(`stopped by ${signal} while starting`) })])
+  try {
+    if (usesSampleNode) {
+      const node = startChild('sample-node', ['sample-node', '--port', values['node-port']], childEnv)
+      children.push(node)
+      const line = await untilStopped(node.waitForLine(/^sample-node listening on (http:\/\/\S+)/m))
+      // Note: the node may be on another port than the demo default; the others get its real URL.
+      config = demoNetworksConfig(line[1] as string)
+      writeFileSync(effectiveConfig, JSON.stringify(config))
+      configArgs = ['--config', effectiveConfig]
+    }
+    const indexer = startChild('indexer', ['indexer', ...configArgs], childEnv)
+    const rpc = startChild('rpc', ['rpc', ...configArgs, '--port', values.port], childEnv)
+    children.push(indexer, rpc)
+    const listening = await untilStopped(rpc.waitForLine(/^rpc listening on http:\/\/(\S+?)\/v3\/<API_KEY>/m))
+    const base = listening[1] as string
+
+    const keys = startChild('keys', ['keys', 'create', '--plan', 'growth', '--label', 'npm start demo'], childEnv)
+    const keyLine = await untilStopped(keys.waitForLine(/^([0-9a-zA-Z_-]{20,})\s*$/m))
+    const key = keyLine[1] as string
+    await keys.exited
+
+    const network = config.networks[0]?.name ?? 'mainnet'
+    const uncle = await Promise.race([waitForUncle(env, network, children), stopped.then(() => null)])
+    if (uncle) {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getUncleByBlockHashAndIndex',
+        params: [uncle.blockHash, `0x${uncle.index.toString(16)}`],
+      })
+      process.stdout.write(
+        [
+          '',
+          `uncle-rpc is running: network "${network}"${usesSampleNode ? ' indexed from the bundled sample node (synthetic chain)' : ''}`,
+          `  HTTP       http://${base}/v3/${key}`,
+          `  WebSocket  ws://${base}/ws/v3/${key}`,
+          `  demo key   ${key} (plan growth; manage keys with: npx uncle-rpc keys list)`,
+          '',
+          `An uncle of block ${uncle.blockNumber}:`,
+          `  curl -s -X POST -H 'Content-Type: application/json' --data '${body}' http://${base}/v3/${key}`,
+          '',
+          'Progress: npx uncle-rpc status      Stop: Ctrl-C',
+          '',
+        ].join('\n'),
+      )
+    }
+    let stopping = false
+    const crashed = children.map(async (c) => {
+      const code = await c.exited
+      if (!stopping) process.stderr.write(`uncle-rpc start: ${c.name} exited (${code}); stopping everything\n`)
+      return 1
+    })
+    const outcome = await Promise.race([stopped.then(() => 0), ...crashed])
+    stopping = true
+    return outcome
+  } finally {
+    await stopChildren(children)
+    rmSync(effectiveConfig, { force: true })
+  }
+}

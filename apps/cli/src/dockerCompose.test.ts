@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseNetworksConfig } from '@uncle-rpc/config'
+import { repositoryRoot, runCli } from '@uncle-rpc/testing'
+import { describe, expect, test } from 'vitest'
+import { parse } from 'yaml'
+import { commands } from './commands.js'
+
+// docker-compose.yml is for users (no Docker engine runs here): keep it in step with the CLI.
+
+type Service = { command?: string[]; image?: string; environment?: Record<string, string> }
+const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> }
+const appServices = Object.entries(compose.services).filter(([, s]) => s.image === 'uncle-rpc:local')
+
+describe('docker-compose.yml', () => {
+  test('default: runs the same parts as `npm start`', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['indexer', 'migrate', 'postgres', 'redis', 'rpc', 'sample-node'])
+  })
+
+  test.each(appServices.map(([name, s]) => [name, s.command ?? []] as const))('behavior: %s runs a real command with real flags', async (_name, command) => {
+    const [name, ...args] = command
+    expect(commands).toHaveProperty(name as string)
+    const help = await runCli([name as string, '--help'])
+    expect(help.code).toBe(0)
+    for (const flag of args.filter((a) => a.startsWith('--'))) expect(help.stdout).toContain(flag)
+  })
+
+  test('behavior: the mounted networks config is valid and points at the sample-node service', () => {
+    const config = parseNetworksConfig(readFileSync(join(repositoryRoot, 'docker/networks.json'), 'utf8'), 'docker/networks.json')
+    expect(config.networks.map((n) => new URL(n.rpcUrl).hostname)).toEqual(['sample-node'])
+    for (const [, s] of appServices) expect(s.environment?.UNCLE_RPC_CONFIG).toBe('/config/networks.json')
+  })
+})

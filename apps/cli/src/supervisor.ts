@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const bin = join(dirname(fileURLToPath(import.meta.url)), '../bin/uncle-rpc.js')
+
+export type Child = {
+  name: string
+  process: ChildProcess
+  /** Resolves with the first stdout line matching `pattern` (rejects if the child exits first). */
+  waitForLine(pattern: RegExp): Promise<RegExpExecArray>
+  exited: Promise<number | string>
+}
+
+/**
+ * Runs `uncle-rpc <args>` as a child: stderr (logs) passes through, stdout is read for its
+ * startup lines. Used by `uncle-rpc start` to run the parts of the system side by side.
+ */
+export function startChild(name: string, args: readonly string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  let stdout = ''
+  const waiters = new Set<() => void>()
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    for (const w of waiters) w()
+  })
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')))
+  return {
+    name,
+    process: child,
+    exited,
+    waitForLine(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stdout)
+          if (!match) return
+          waiters.delete(check)
+          resolve(match)
+        }
+        waiters.add(check)
+        void exited.then((code) => {
+          if (waiters.delete(check)) reject(new Error(`${name} exited (${code}) before it was ready`))
+        })
+        check()
+      })
+    },
+  }
+}
+
+/** SIGTERM to every child still running; SIGKILL to those not gone after `graceMs`. */
+export async function stopChildren(children: readonly Child[], graceMs = 15_000): Promise<void> {
+  for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGTERM')
+  const timer = setTimeout(() => {
+    for (const c of children) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL')
+  }, graceMs)
+  await Promise.all(children.map((c) => c.exited))
+  clearTimeout(timer)
+}

@@ -1,0 +1,40 @@
+import { type Hex, headerFromRpc } from '@uncle-rpc/chain'
+import { type Db, insertBlocksWithUncles, registerNetwork } from '@uncle-rpc/db'
+import { readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
+
+// Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.
+
+export const mainnetBlocksFixture = 'mainnet-era1/mainnet_0-8191_blocks_with_uncles.json'
+export const mainnetUnclesDerived = 'derived/geth_eth_getUncleByBlockHashAndIndex_mainnet_0-8191.jsonl'
+export const infuraSampleResponse = 'recorded/infura-docs/eth_getUncleByBlockHashAndIndex.response.json'
+export const paramCases = 'derived/geth_param_validation_cases.json'
+
+type FixtureBlock = { header: unknown; totalDifficulty: Hex; uncles: unknown[] }
+
+/** Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191. */
+export async function seedMainnetUncles(db: Db, network = 'mainnet'): Promise<{ blocks: number; uncles: number }> {
+  await registerNetwork(db, { name: network, chainId: 1n })
+  const fixture = readFixtureJson<{ blocks: FixtureBlock[] }>(mainnetBlocksFixture)
+  const blocks = fixture.blocks.map((b) => ({
+    header: headerFromRpc(b.header),
+    totalDifficulty: BigInt(b.totalDifficulty),
+    uncles: b.uncles.map((u) => headerFromRpc(u)),
+  }))
+  return insertBlocksWithUncles(db, { network, blocks })
+}
+
+/** One derived line: where the uncle is and geth's result for it. */
+export type DerivedUncle = { blockHash: Hex; blockNumber: number; index: Hex; result: Record<string, unknown> }
+
+/** The derived geth answers, one per uncle, in fixture order. */
+export function derivedUncles(): DerivedUncle[] {
+  return readFixtureJsonl<DerivedUncle>(mainnetUnclesDerived)
+}
+
+/** geth's result text with `"totalDifficulty":null` inserted after `timestamp`: our contract's exact bytes. */
+export function expectedResultJson(result: Record<string, unknown>): string {
+  const json = JSON.stringify(result)
+  const at = json.indexOf(',"transactionsRoot"')
+  if (at === -1 || !json.includes('"timestamp"')) throw new Error('unexpected derived line shape')
+  return json.slice(0, at) + ',"totalDifficulty":null' + json.slice(at)
+}

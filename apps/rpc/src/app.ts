@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto'
+import type { Logger } from '@uncle-rpc/config'
+import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
+import express, { type ErrorRequestHandler, type Express } from 'express'
+import { transportErrorBody } from './limits.js'
+
+/** Readiness: the database answered and at least one network has indexed blocks. */
+export type Readiness = () => Promise<{ ready: boolean; networks: Record<string, string | null>; error?: string }>
+
+const notFoundBody = transportErrorBody(
+  -32601,
+  'not found: send JSON-RPC as POST /v3/<API_KEY> (or /<network>/v3/<API_KEY>); WebSocket at /ws/v3/<API_KEY>',
+)
+const methodNotAllowedBody = transportErrorBody(-32600, 'method not allowed: send JSON-RPC requests with POST')
+
+/**
+ * The Express application: health, readiness, WebSocket routes (added by ws.ts) and JSON 404s.
+ * The JSON-RPC POST endpoints are answered before it (http.ts). No stack traces leave it.
+ */
+export function createApp({ readiness }: { readiness: Readiness }): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('etag', false)
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.get('/ready', async (_req, res) => {
+    const { ready, ...state } = await readiness()
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', ...state })
+  })
+  return app
+}
+
+/** The handlers that go last, after the WebSocket routes: 405 on the RPC paths, JSON 404, JSON 500 without internals. */
+export function finishApp(app: Express, logger: Logger): void {
+  app.all(['/v3', '/v3/{*rest}', '/:network/v3', '/:network/v3/{*rest}'], (_req, res) => {
+    res.status(405).set('allow', 'POST').type('application/json').send(methodNotAllowedBody)
+  })
+  app.use((_req, res) => {
+    res.status(404).type('application/json').send(notFoundBody)
+  })
+  const onError: ErrorRequestHandler = (error, _req, res, _next) => {
+    const correlationId = randomUUID().slice(0, 8)
+    logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error)?.message })
+    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500
+    res
+      .status(status)
+      .type('application/json')
+      .send(errorResponse('null', new InternalError('internal error', { data: { correlationId } })))
+  }
+  app.use(onError)
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest'
+import { parseRpcArgs, UsageError } from './args.js'
+import { defaultLimits } from './limits.js'
+
+describe('parseRpcArgs', () => {
+  test('default', () => {
+    expect(parseRpcArgs([])).toEqual({
+      config: undefined,
+      port: 8545,
+      host: '127.0.0.1',
+      workers: 1,
+      dbPool: 10,
+      cacheEntries: 10_000,
+      limits: defaultLimits,
+    })
+    expect(parseRpcArgs(['-h'])).toBe('help')
+  })
+
+  test('args: every flag', () => {
+    const args = parseRpcArgs(
+      [
+        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--cache-entries', '0'],
+        ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
+        ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3'],
+      ].flat(),
+    )
+    expect(args).toEqual({
+      config: 'n.json',
+      port: 0,
+      host: '0.0.0.0',
+      workers: 2,
+      dbPool: 4,
+      cacheEntries: 0,
+      limits: {
+        maxBodyBytes: 100,
+        maxBatchSize: 10,
+        maxWsMessageBytes: 200,
+        wsIdleTimeoutMs: 1000,
+        wsPingIntervalMs: 500,
+        maxWsConnectionsPerKey: 3,
+      },
+    })
+  })
+
+  test('error: bad values and unknown flags', () => {
+    for (const argv of [['--port', '70000'], ['--port', '-1'], ['--workers', '0'], ['--max-batch-size', '1.5'], ['--nope'], ['x']])
+      expect(() => parseRpcArgs(argv)).toThrow(UsageError)
+  })
+})

@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util'
+import { BaseError } from '@uncle-rpc/chain'
+import { defaultLimits, type RpcLimits } from './limits.js'
+import { defaultCacheEntries } from './cache.js'
+
+/** The `uncle-rpc rpc` configuration from its flags. */
+export type RpcArgs = {
+  config: string | undefined
+  port: number
+  host: string
+  workers: number
+  dbPool: number
+  cacheEntries: number
+  limits: RpcLimits
+}
+
+/** A flag has a bad value (exit code 2). */
+export class UsageError extends BaseError {
+  constructor(message: string) {
+    super(message, { name: 'UsageError' })
+  }
+}
+
+export const defaultPort = 8545
+
+export const usage = `Usage: uncle-rpc rpc [--config <file>] [--port <p>] [--host <addr>] [flags]
+
+Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
+  HTTP       POST /v3/<API_KEY>          network from the Host name: mainnet.example.com → mainnet
+             POST /<network>/v3/<API_KEY>
+  WebSocket  /ws/v3/<API_KEY>, /<network>/ws/v3/<API_KEY>
+  GET /health (process up), GET /ready (database reachable, at least one network indexed)
+A Host without a network label (an IP address, "localhost") means the only network when one is served.
+Create keys with \`uncle-rpc keys create --plan core\`.
+
+Flags:
+  --config <file>                  networks config (JSON, same file as the indexer); default
+                                   $UNCLE_RPC_CONFIG, else the demo config (one network "mainnet")
+  --port <n>                       default ${defaultPort} (0: any free port)
+  --host <addr>                    default 127.0.0.1 (0.0.0.0 to listen on every interface)
+  --workers <n>                    server processes sharing the port (node:cluster); default 1
+  --db-pool <n>                    Postgres connections per process; default 10
+  --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
+                                   at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
+Limits:
+  --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
+  --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
+  --max-ws-message-bytes <n>       WebSocket message limit → close 1009; default ${defaultLimits.maxWsMessageBytes}
+  --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
+  --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}
+  --max-ws-connections-per-key <n> open WebSockets per key → 429 at upgrade; default ${defaultLimits.maxWsConnectionsPerKey}
+  -h, --help
+
+Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
+revoked key → 401 "invalid project id", Content-Type not application/json → 415; all with a
+JSON-RPC error body. Answers carry no trailing newline.
+Environment: DATABASE_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
+`
+
+function integer(name: string, text: string | undefined, min: number, fallback: number): number {
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${text}"`)
+  return value
+}
+
+/** Parses the flags of `uncle-rpc rpc`; `'help'` when help was asked for. Throws UsageError. */
+export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
+  const flags = [
+    'config',
+    'port',
+    'host',
+    'workers',
+    'db-pool',
+    'cache-entries',
+    'max-body-bytes',
+    'max-batch-size',
+    'max-ws-message-bytes',
+    'ws-idle-timeout-ms',
+    'ws-ping-interval-ms',
+    'max-ws-connections-per-key',
+  ] as const
+  let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean | undefined }
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values as typeof values
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (values.help) return 'help'
+  const port = integer('port', values.port, 0, defaultPort)
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`)
+  return {
+    config: values.config,
+    port,
+    host: values.host ?? '127.0.0.1',
+    workers: integer('workers', values.workers, 1, 1),
+    dbPool: integer('db-pool', values['db-pool'], 1, 10),
+    cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
+    limits: {
+      maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 1, defaultLimits.maxBodyBytes),
+      maxBatchSize: integer('max-batch-size', values['max-batch-size'], 1, defaultLimits.maxBatchSize),
+      maxWsMessageBytes: integer('max-ws-message-bytes', values['max-ws-message-bytes'], 1, defaultLimits.maxWsMessageBytes),
+      wsIdleTimeoutMs: integer('ws-idle-timeout-ms', values['ws-idle-timeout-ms'], 1, defaultLimits.wsIdleTimeoutMs),
+      wsPingIntervalMs: integer('ws-ping-interval-ms', values['ws-ping-interval-ms'], 1, defaultLimits.wsPingIntervalMs),
+      maxWsConnectionsPerKey: integer(
+        'max-ws-connections-per-key',
+        values['max-ws-connections-per-key'],
+        1,
+        defaultLimits.maxWsConnectionsPerKey,
+      ),
+    },
+  }
+}

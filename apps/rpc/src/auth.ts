@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto'
+import type { Hex } from '@uncle-rpc/chain'
+import type { Logger } from '@uncle-rpc/config'
+import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+
+/** What the server needs to know about a key. */
+export type KeyRecord = Readonly<{ keyHash: Hex; plan: string; revoked: boolean }>
+
+/** Where keys live (the api_keys table); keys are only ever seen as their sha256. */
+export type KeyStore = {
+  /** The key with this hash, revoked or not; null when there is none. */
+  find(keyHash: Hex): Promise<KeyRecord | null>
+  /** Every key (for the periodic refresh). */
+  all(): Promise<readonly KeyRecord[]>
+  /** Records that these keys were used at `at` (batched, see touchIntervalMs). */
+  touch(keyHashes: readonly Hex[], at: Date): Promise<void>
+}
+
+/** The outcome of checking a key: the key's record, or the HTTP status and JSON-RPC body to refuse with. */
+export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; status: 401; body: string }
+
+export type Auth = {
+  /** Checks the key from the URL; synchronous when the answer is in memory. */
+  authenticate(key: string | undefined): AuthResult | Promise<AuthResult>
+  /** Reloads every key now (also done every refreshMs). */
+  refresh(): Promise<void>
+  /** Writes pending last-used times now (also done every touchIntervalMs). */
+  flushUsage(): Promise<void>
+  stop(): Promise<void>
+}
+
+export type CreateAuthParameters = {
+  /** Full reload period, which is how fast a revocation or plan change takes effect. Default 5 s. */
+  refreshMs?: number | undefined
+  /** How long an unknown key is remembered as unknown, so a flood of bad keys spares Postgres. Default 5 s. */
+  negativeTtlMs?: number | undefined
+  /** Most unknown keys remembered at once (and most known keys remembered as sent). Default 10,000. */
+  maxNegativeEntries?: number | undefined
+  /** How often last_used_at is written (one statement for all keys used since). Default 60 s. */
+  touchIntervalMs?: number | undefined
+}
+
+const missingKeyBody = errorResponse('null', new JsonRpcError(-32000, 'project id required in the url'))
+const invalidKeyBody = errorResponse('null', new JsonRpcError(-32000, 'invalid project id'))
+const missing: AuthResult = { ok: false, status: 401, body: missingKeyBody }
+const invalid: AuthResult = { ok: false, status: 401, body: invalidKeyBody }
+// Note: keys are 32 hex characters; anything far off that shape is refused without a lookup.
+const plausibleKey = /^[0-9A-Za-z_-]{1,128}$/
+
+/** sha256 of an API key, as stored in api_keys.key_hash. */
+export function hashApiKey(key: string): Hex {
+  return `0x${createHash('sha256').update(key).digest('hex')}`
+}
+
+/**
+ * API key checks from an in-memory map of key hash → record, reloaded every `refreshMs` and on a
+ * miss; unknown keys are negatively cached for `negativeTtlMs`. Usage is recorded in memory and
+ * written in batches. Missing key → 401 `-32000 project id required in the url`; unknown or
+ * revoked → 401 `-32000 invalid project id` (the contract's table).
+ */
+export function createAuth({ store, logger }: { store: KeyStore; logger: Logger }, parameters: CreateAuthParameters = {}): Auth {
+  const { refreshMs = 5000, negativeTtlMs = 5000, maxNegativeEntries = 10_000, touchIntervalMs = 60_000 } = parameters
+  // Invariant: `known` holds every key of the last full reload plus keys found on a miss since.
+  let known = new Map<Hex, KeyRecord>()
+  // Key as sent → record, for keys found in `known`; cleared on every reload. Spares a sha256 per request.
+  const byKey = new Map<string, KeyRecord>()
+  // Unknown key hash → time (ms) until which it stays unknown without asking the store.
+  const unknown = new Map<Hex, number>()
+  const pending = new Map<Hex, Promise<AuthResult>>()
+  // Keys used since the last flush.
+  let used = new Set<Hex>()
+
+  const accept = (key: KeyRecord): AuthResult => {
+    if (key.revoked) return invalid
+    used.add(key.keyHash)
+    return { ok: true, key }
+  }
+
+  async function miss(keyHash: Hex): Promise<AuthResult> {
+    try {
+      const key = await store.find(keyHash)
+      if (key === null) {
+        if (unknown.size >= maxNegativeEntries) unknown.clear()
+        unknown.set(keyHash, Date.now() + negativeTtlMs)
+        return invalid
+      }
+      known.set(keyHash, key)
+      return accept(key)
+    } finally {
+      pending.delete(keyHash)
+    }
+  }
+
+  function authenticate(key: string | undefined): AuthResult | Promise<AuthResult> {
+    if (key === undefined || key === '') return missing
+    const hit = byKey.get(key)
+    if (hit !== undefined) return accept(hit)
+    if (!plausibleKey.test(key)) return invalid
+    const keyHash = hashApiKey(key)
+    const record = known.get(keyHash)
+    if (record !== undefined) {
+      if (byKey.size >= maxNegativeEntries) byKey.clear()
+      byKey.set(key, record)
+      return accept(record)
+    }
+    const until = unknown.get(keyHash)
+    if (until !== undefined) {
+      if (until > Date.now()) return invalid
+      unknown.delete(keyHash)
+    }
+    let lookup = pending.get(keyHash)
+    if (lookup === undefined) {
+      lookup = miss(keyHash)
+      pending.set(keyHash, lookup)
+    }
+    return lookup
+  }
+
+  async function refresh(): Promise<void> {
+    const all = await store.all()
+    known = new Map(all.map((k) => [k.keyHash, k]))
+    byKey.clear()
+    unknown.clear()
+  }
+
+  async function flushUsage(): Promise<void> {
+    if (used.size === 0) return
+    const batch = [...used]
+    used = new Set()
+    await store.touch(batch, new Date())
+  }
+
+  const refreshTimer = setInterval(() => {
+    refresh().catch((error: unknown) => logger.warn({ msg: 'reloading API keys failed', error: (error as Error).message }))
+  }, refreshMs)
+  const touchTimer = setInterval(() => {
+    flushUsage().catch((error: unknown) => logger.warn({ msg: 'recording key usage failed', error: (error as Error).message }))
+  }, touchIntervalMs)
+  refreshTimer.unref()
+  touchTimer.unref()
+
+  return {
+    authenticate,
+    refresh,
+    flushUsage,
+    async stop() {
+      clearInterval(refreshTimer)
+      clearInterval(touchTimer)
+      await flushUsage().catch((error: unknown) =>
+        logger.warn({ msg: 'recording key usage failed', error: (error as Error).message }),
+      )
+    },
+  }
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest'
+import { answerKey, createAnswerCache } from './cache.js'
+
+describe('createAnswerCache', () => {
+  test('default: stores and returns answers', () => {
+    const cache = createAnswerCache({ maxEntries: 2 })
+    cache.set('a', '1')
+    expect(cache.get('a')).toBe('1')
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.size).toBe(1)
+  })
+
+  test('behavior: evicts the least recently used entry', () => {
+    const cache = createAnswerCache({ maxEntries: 2 })
+    cache.set('a', '1')
+    cache.set('b', '2')
+    expect(cache.get('a')).toBe('1')
+    cache.set('c', '3')
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')).toBe('1')
+    expect(cache.get('c')).toBe('3')
+    expect(cache.size).toBe(2)
+  })
+
+  test('args: maxEntries 0 turns the cache off', () => {
+    const cache = createAnswerCache({ maxEntries: 0 })
+    cache.set('a', '1')
+    expect(cache.get('a')).toBeUndefined()
+    expect(cache.size).toBe(0)
+  })
+
+  test('default: answerKey', () => {
+    expect(answerKey('mainnet', '0xab', 3n)).toBe('mainnet/0xab/3')
+  })
+})

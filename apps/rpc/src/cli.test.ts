@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { haveFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { mainnetBlocksFixture } from './_test/seed.js'
+import { createTestEnv, post, type TestEnv } from './_test/server.js'
+
+const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli/bin/uncle-rpc.js')
+const call = '{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["0x84e538e6da2340e3d4d90535f334c22974fecd037798d1cf8965c02e8ab3394b","0x0"]}'
+
+/** Starts `uncle-rpc rpc …` and resolves with the port from its listening line. */
+function start(args: string[], databaseUrl: string): { child: ChildProcess; port: Promise<number>; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [bin, 'rpc', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const port = new Promise<number>((resolvePort, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\/v3\/<API_KEY>/.exec(out)
+      if (match) resolvePort(Number(match[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${out}`)))
+  })
+  // Note: callers that expect an early exit never await the port.
+  port.catch(() => undefined)
+  const exit = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)))
+  return { child, port, exit }
+}
+
+describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc', () => {
+  let env: TestEnv
+  let config: string
+
+  beforeAll(async () => {
+    env = await createTestEnv()
+    config = join(mkdtempSync(join(tmpdir(), 'uncle-rpc-')), 'networks.json')
+    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
+  })
+
+  afterAll(async () => {
+    await env?.close()
+  })
+
+  test('default: one process and --workers 2 serve the same answer and stop cleanly on SIGTERM', async () => {
+    const single = start(['--config', config, '--port', '0'], env.database.url)
+    const clustered = start(['--config', config, '--port', '0', '--workers', '2'], env.database.url)
+    const answers = await Promise.all(
+      [single, clustered].map(async ({ port }) => {
+        const base = `http://127.0.0.1:${await port}`
+        const bodies = []
+        for (let i = 0; i < 4; i++) bodies.push((await post(`${base}/v3/${env.key}`, call)).body)
+        return bodies
+      }),
+    )
+    expect(new Set(answers.flat()).size).toBe(1)
+    expect(answers[0]?.[0]).toContain('"hash":"0x932bdf904546a2287a2c9b2ede37925f698a7657484b172d4e5184f80bdd464d"')
+    single.child.kill('SIGTERM')
+    clustered.child.kill('SIGTERM')
+    expect(await single.exit).toBe(0)
+    expect(await clustered.exit).toBe(0)
+  })
+
+  test('error: bad flags exit 2', async () => {
+    const { exit } = start(['--port', 'x'], env.database.url)
+    expect(await exit).toBe(2)
+  })
+})

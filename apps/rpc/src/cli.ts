@@ -1,0 +1,83 @@
+import cluster from 'node:cluster'
+import { createLogger, type Logger, type NetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
+import { createDb } from '@uncle-rpc/db'
+import { parseRpcArgs, type RpcArgs, UsageError, usage } from './args.js'
+import { createRpcServer } from './server.js'
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve(signal)
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): string {
+  const host = args.host === '0.0.0.0' || args.host === '::' ? '127.0.0.1' : args.host
+  const names = config.networks.map((n) => n.name).join(', ')
+  return `rpc listening on http://${host}:${port}/v3/<API_KEY> and ws://${host}:${port}/ws/v3/<API_KEY> (networks: ${names}; workers: ${args.workers})\n`
+}
+
+/** The cluster primary: forks the workers, stops them all on SIGINT/SIGTERM or when one dies (exit code 1). */
+async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig): Promise<number> {
+  let listening = 0
+  let stopping = false
+  cluster.on('listening', (_worker, address) => {
+    if (++listening === args.workers) process.stdout.write(listeningLine(args, address.port, config))
+  })
+  const workers = Array.from({ length: args.workers }, () => cluster.fork())
+  const exits = workers.map((worker) => new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code))))
+  const died = Promise.race(exits).then(() => {
+    if (!stopping) logger.error({ msg: 'an rpc worker died; stopping the others' })
+    return 1
+  })
+  const outcome = await Promise.race([untilSignal().then(() => 0), died])
+  stopping = true
+  // Note: the signal itself, not worker.kill(), which disconnects first and skips the graceful close.
+  for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM')
+  const codes = await Promise.all(exits)
+  return outcome === 0 && codes.every((code) => code === 0) ? 0 : 1
+}
+
+/** `uncle-rpc rpc`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
+export async function run(argv: string[]): Promise<number> {
+  let args: RpcArgs | 'help'
+  try {
+    args = parseRpcArgs(argv)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`rpc: ${error.shortMessage}\n(uncle-rpc rpc --help for the flags)\n`)
+    return 2
+  }
+  if (args === 'help') {
+    process.stdout.write(usage)
+    return 0
+  }
+  const env = parseEnv(process.env)
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'rpc' })
+  const config = resolveNetworksConfig(env, args.config)
+  if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
+
+  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger })
+  try {
+    const rpc = createRpcServer(
+      { db: database.db, logger },
+      { networks: config.networks, limits: args.limits, cacheEntries: args.cacheEntries },
+    )
+    const address = await rpc.listen(args.port, args.host)
+    if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))
+    logger.info({ msg: 'rpc listening', port: address.port, host: args.host, networks: config.networks.map((n) => n.name) })
+    const signal = await untilSignal()
+    logger.info({ msg: 'stopping rpc', signal })
+    await rpc.close()
+    return 0
+  } finally {
+    await database.close()
+    // Note: a cluster worker's IPC channel keeps it alive until it disconnects.
+    if (cluster.isWorker) cluster.worker?.disconnect()
+  }
+}

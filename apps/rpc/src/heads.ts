@@ -1,0 +1,54 @@
+import type { Logger } from '@uncle-rpc/config'
+import { type Db, latestIndexedBlock } from '@uncle-rpc/db'
+
+/** The latest indexed block number of each network, refreshed in the background. */
+export type HeadTracker = {
+  /** Latest indexed block of `network` at the last refresh; null when none is known (yet). */
+  latest(network: string): bigint | null
+  /** Reads every network's latest block now; throws if the database cannot be read. */
+  refresh(): Promise<ReadonlyMap<string, bigint | null>>
+  stop(): void
+}
+
+export type CreateHeadTrackerParameters = {
+  networks: readonly string[]
+  /** Refresh period; default 2 s. */
+  intervalMs?: number | undefined
+}
+
+/**
+ * Polls `latestIndexedBlock` for every network. A stale value is lower than the truth, so the
+ * caching rule that reads it (depth ≥ confirmations) only gets stricter.
+ */
+export function createHeadTracker(
+  { db, logger }: { db: Db; logger: Logger },
+  { networks, intervalMs = 2000 }: CreateHeadTrackerParameters,
+): HeadTracker {
+  // Invariant: holds the values of the last successful refresh (a failed one changes nothing).
+  const heads = new Map<string, bigint | null>(networks.map((n) => [n, null]))
+  let failing = false
+
+  async function refresh(): Promise<ReadonlyMap<string, bigint | null>> {
+    const rows = await Promise.all(networks.map((network) => latestIndexedBlock(db, { network })))
+    networks.forEach((network, i) => {
+      heads.set(network, rows[i]?.number ?? null)
+    })
+    return new Map(heads)
+  }
+
+  const timer = setInterval(() => {
+    refresh().then(
+      () => {
+        if (failing) logger.info({ msg: 'database readable again' })
+        failing = false
+      },
+      (error: unknown) => {
+        if (!failing) logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message })
+        failing = true
+      },
+    )
+  }, intervalMs)
+  timer.unref()
+
+  return { latest: (network) => heads.get(network) ?? null, refresh, stop: () => clearInterval(timer) }
+}

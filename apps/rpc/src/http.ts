@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from '@uncle-rpc/config'
+import { errorResponse, InternalError, type JsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import type { Auth } from './auth.js'
+import { isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
+import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { NetworkResolver, ServedNetwork } from './network.js'
+
+export type HttpDeps = {
+  resolver: NetworkResolver
+  auth: Auth
+  handler: JsonRpcHandler<MethodContext>
+  limits: RpcLimits
+  logger: Logger
+}
+
+/** `POST /v3/<key>` or `POST /<network>/v3/<key>` (an optional trailing slash and query are ignored). */
+const hotPath = /^\/(?:([^/?]+)\/)?v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
+
+/** Sends `body` as application/json; `close` ends the connection (used when the rest of the body is not read). */
+export function sendJson(res: ServerResponse, status: number, body: string, close = false): void {
+  const length = String(Buffer.byteLength(body))
+  // Note: the flat array form skips node's per-header object walk.
+  const headers = close
+    ? ['content-type', 'application/json', 'content-length', length, 'connection', 'close']
+    : ['content-type', 'application/json', 'content-length', length]
+  res.writeHead(status, headers)
+  res.end(body)
+}
+
+/**
+ * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
+ * ~150 µs a request, notes/stack.md): returns false for anything that is not `POST …/v3/…`, which
+ * then goes to the Express app. Checks in order: network (404), key (401), Content-Type (415),
+ * body size (413); then one handleMessage. An all-notification batch gets 200 with an empty body.
+ */
+export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { resolver, auth, handler, limits, logger } = deps
+  const unsupportedType = transportErrorBody(-32600, 'unsupported content type: send application/json')
+  const tooLarge = transportErrorBody(-32600, `request body too large: the limit is ${limits.maxBodyBytes} bytes`)
+  const options = { maxBatchSize: limits.maxBatchSize }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, pathNetwork: string | undefined, key: string | undefined) {
+    const network: ServedNetwork | { unknown: string } =
+      pathNetwork === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(pathNetwork) ?? { unknown: pathNetwork })
+    if ('unknown' in network) return sendJson(res, 404, resolver.unknownBody(network.unknown))
+    const checked = auth.authenticate(key)
+    const result = checked instanceof Promise ? await checked : checked
+    if (!result.ok) return sendJson(res, result.status, result.body)
+    if (!isJsonContentType(req.headers['content-type'])) return sendJson(res, 415, unsupportedType)
+    const declared = req.headers['content-length']
+    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return sendJson(res, 413, tooLarge, true)
+    const text = await readBody(req, limits.maxBodyBytes)
+    if (text === 'tooLarge') return sendJson(res, 413, tooLarge, true)
+    const answer = await handler.handle(text, { network }, options)
+    sendJson(res, 200, answer ?? '')
+  }
+
+  function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
+    if (req.destroyed || res.headersSent) {
+      res.destroy()
+      return
+    }
+    const correlationId = randomUUID().slice(0, 8)
+    logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
+    sendJson(res, 500, errorResponse('null', new InternalError('internal error', { data: { correlationId } })), true)
+  }
+
+  return (req, res) => {
+    if (req.method !== 'POST') return false
+    const match = hotPath.exec(req.url ?? '')
+    if (match === null) return false
+    serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))
+    return true
+  }
+}

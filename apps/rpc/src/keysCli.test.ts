@@ -1,0 +1,67 @@
+import { createDb, createTestDatabase, type TestDatabase } from '@uncle-rpc/db'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { run } from './keysCli.js'
+
+let database: TestDatabase
+let previous: string | undefined
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  previous = process.env.DATABASE_URL
+  process.env.DATABASE_URL = database.url
+})
+
+afterAll(async () => {
+  if (previous === undefined) delete process.env.DATABASE_URL
+  else process.env.DATABASE_URL = previous
+  await database?.drop()
+})
+
+/** Runs `uncle-rpc keys …` in-process; what it wrote to stdout and stderr. */
+async function keys(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = []
+  const err: string[] = []
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0)
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0)
+  try {
+    const code = await run(argv)
+    return { code, out: out.join(''), err: err.join('') }
+  } finally {
+    stdout.mockRestore()
+    stderr.mockRestore()
+  }
+}
+
+describe('uncle-rpc keys', () => {
+  test('default: create prints the key alone on its last line; list, set-plan, revoke', async () => {
+    const created = await keys('create', '--plan', 'developer', '--label', 'ci')
+    expect(created.code).toBe(0)
+    const key = created.out.trimEnd().split('\n').at(-1)!
+    expect(key).toMatch(/^[0-9a-f]{32}$/)
+
+    expect(await keys('set-plan', key, 'growth')).toMatchObject({ code: 0 })
+    expect(await keys('revoke', key)).toMatchObject({ code: 0, out: `revoked key ${key.slice(0, 8)}…\n` })
+    const listed = await keys('list')
+    const [header, row] = listed.out.trimEnd().split('\n').map((line) => line.split('\t'))
+    expect(header).toEqual(['prefix', 'label', 'plan', 'created', 'last_used', 'revoked'])
+    expect(row?.slice(0, 3)).toEqual([key.slice(0, 8), 'ci', 'growth'])
+    expect(row?.[4]).toBe('-')
+    expect(row?.[5]).toMatch(/^\d{4}-\d\d-\d\dT/)
+    // The key itself is stored nowhere: only its prefix and hash.
+    const { pool, close } = createDb({ url: database.url, max: 1 })
+    const dump = await pool.query('select * from api_keys')
+    await close()
+    expect(JSON.stringify(dump.rows)).not.toContain(key)
+  })
+
+  test('error: bad usage and unknown keys exit 2', async () => {
+    expect(await keys('create')).toMatchObject({ code: 2 })
+    expect(await keys('create', '--plan', 'gold')).toMatchObject({ code: 2 })
+    expect(await keys('revoke', '0'.repeat(32))).toMatchObject({ code: 2, err: expect.stringContaining('no such key') })
+    expect(await keys('set-plan', '0'.repeat(32), 'core')).toMatchObject({ code: 2 })
+    expect(await keys('set-plan', '0'.repeat(32), 'gold')).toMatchObject({ code: 2 })
+    expect(await keys('frobnicate')).toMatchObject({ code: 2 })
+    expect(await keys()).toMatchObject({ code: 2 })
+    expect(await keys('--help')).toMatchObject({ code: 0, out: expect.stringContaining('Usage: uncle-rpc keys') })
+  })
+})

@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http'
+import { BaseError } from '@uncle-rpc/chain'
+import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+
+/** Limits that keep one client from hurting the others. Every one is a `uncle-rpc rpc` flag. */
+export type RpcLimits = Readonly<{
+  /** Largest HTTP request body, in bytes (413 above it). */
+  maxBodyBytes: number
+  /** Most entries in a batch (a single `-32600 batch too large` above it). */
+  maxBatchSize: number
+  /** Largest WebSocket message, in bytes (the connection is closed with 1009 above it). */
+  maxWsMessageBytes: number
+  /** A WebSocket with no message from the client for this long is closed (1000, "idle timeout"). */
+  wsIdleTimeoutMs: number
+  /** Ping period; a WebSocket that has not answered the previous ping by the next one is dropped. */
+  wsPingIntervalMs: number
+  /** Most open WebSocket connections per API key (the upgrade is refused with 429 above it). */
+  maxWsConnectionsPerKey: number
+}>
+
+export const defaultLimits: RpcLimits = Object.freeze({
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxBatchSize: 1000,
+  maxWsMessageBytes: 5 * 1024 * 1024,
+  wsIdleTimeoutMs: 300_000,
+  wsPingIntervalMs: 30_000,
+  maxWsConnectionsPerKey: 100,
+})
+
+/** A JSON-RPC error body with id null, for failures found before the request is parsed. */
+export function transportErrorBody(code: number, message: string): string {
+  return errorResponse('null', new JsonRpcError(code, message))
+}
+
+/** Whether a Content-Type header is JSON: `application/json`, optionally with parameters (`; charset=utf-8`). */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false
+  if (header === 'application/json') return true
+  const semicolon = header.indexOf(';')
+  const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+  return type === 'application/json'
+}
+
+/** The body, or 'tooLarge' once more than `maxBytes` arrived (the rest is then discarded as it comes). */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<string | 'tooLarge'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let length = 0
+    let tooLarge = false
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return
+      length += chunk.length
+      if (length > maxBytes) {
+        tooLarge = true
+        chunks.length = 0
+        resolve('tooLarge')
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => {
+      if (tooLarge) return
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, length).toString('utf8'))
+    })
+    req.on('error', reject)
+    // Note: a client that disconnects mid-body: nothing to answer (the caller sees req.destroyed).
+    req.on('close', () => {
+      if (!req.complete) reject(new BaseError('client closed the connection before sending the whole body'))
+    })
+  })
+}

@@ -1,0 +1,9 @@
+import type { JsonRpcMethods } from '@uncle-rpc/jsonrpc'
+import { createGetUncleByBlockHashAndIndex, type MethodContext, type UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
+
+/** The method registry: wire name → implementation. Names are case-sensitive (geth: -32601 otherwise). */
+export function createMethods(deps: UncleMethodDeps): JsonRpcMethods<MethodContext> {
+  return {
+    eth_getUncleByBlockHashAndIndex: createGetUncleByBlockHashAndIndex(deps),
+  }
+}

@@ -1,0 +1,125 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger } from '@uncle-rpc/config'
+import type { Db } from '@uncle-rpc/db'
+import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import { createApp, finishApp, type Readiness } from './app.js'
+import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './auth.js'
+import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './cache.js'
+import { createHeadTracker, type HeadTracker } from './heads.js'
+import { createHttpHandler } from './http.js'
+import { defaultLimits, type RpcLimits } from './limits.js'
+import type { FindUncle, MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { createMethods } from './methods/index.js'
+import { createNetworkResolver, type ServedNetwork } from './network.js'
+import { createDbKeyStore, createFindUncle } from './store.js'
+import { attachWebSocket } from './ws.js'
+
+export type RpcServerDeps = {
+  db: Db
+  logger: Logger
+  /** Default: the api_keys table of `db`. */
+  keyStore?: KeyStore | undefined
+  /** Default: getUncle on `db`. */
+  findUncle?: FindUncle | undefined
+}
+
+export type RpcServerOptions = {
+  networks: readonly ServedNetwork[]
+  limits?: Partial<RpcLimits> | undefined
+  /** Answers kept in memory (~1.4 KB each); 0 turns the cache off. Default 10,000. */
+  cacheEntries?: number | undefined
+  /** How often the latest indexed block of each network is read. Default 2 s. */
+  headsIntervalMs?: number | undefined
+  auth?: CreateAuthParameters | undefined
+}
+
+export type RpcServer = {
+  server: Server
+  cache: AnswerCache
+  auth: Auth
+  heads: HeadTracker
+  /** Loads keys and heads, then listens; resolves with the bound address. */
+  listen(port: number, host: string): Promise<AddressInfo>
+  /** Stops accepting, closes WebSockets and idle connections (busy ones after 5 s), flushes key usage. Does not close `db`. */
+  close(): Promise<void>
+}
+
+/**
+ * Composes the RPC service on one node:http server: the JSON-RPC POST endpoints answered by a
+ * plain listener (http.ts), everything else by the Express app, WebSockets by express-ws (ws.ts).
+ */
+export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions): RpcServer {
+  const { db, logger } = deps
+  const limits: RpcLimits = { ...defaultLimits, ...options.limits }
+  const networkNames = options.networks.map((n) => n.name)
+  const resolver = createNetworkResolver(options.networks)
+  const cache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
+  const heads = createHeadTracker({ db, logger }, { networks: networkNames, intervalMs: options.headsIntervalMs })
+  const auth = createAuth({ store: deps.keyStore ?? createDbKeyStore(db), logger }, options.auth)
+  const methods = createMethods({ findUncle: deps.findUncle ?? createFindUncle(db), cache, latest: heads.latest })
+  const handler = createJsonRpcHandler<MethodContext>({
+    methods,
+    maxBatchSize: limits.maxBatchSize,
+    onInternalError: (error, correlationId, context) =>
+      logger.error({
+        msg: 'internal error',
+        correlation_id: correlationId,
+        network: context.network.name,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  })
+
+  const readiness: Readiness = async () => {
+    try {
+      const latest = await heads.refresh()
+      const networks = Object.fromEntries([...latest].map(([name, n]) => [name, n === null ? null : n.toString()]))
+      return { ready: [...latest.values()].some((n) => n !== null), networks }
+    } catch (error) {
+      logger.warn({ msg: 'readiness check failed', error: (error as Error).message })
+      return { ready: false, networks: {}, error: 'database unreachable' }
+    }
+  }
+
+  const app = createApp({ readiness })
+  const server = createServer()
+  const ws = attachWebSocket({ resolver, auth, handler, limits, logger }, app, server)
+  finishApp(app, logger)
+  const rpc = createHttpHandler({ resolver, auth, handler, limits, logger })
+  server.on('request', (req, res) => {
+    if (!rpc(req, res)) app(req, res)
+  })
+
+  return {
+    server,
+    cache,
+    auth,
+    heads,
+    async listen(port, host) {
+      await auth.refresh()
+      // Note: a failed first read is not fatal: the tracker retries and /ready reports it.
+      await heads.refresh().catch((error: unknown) =>
+        logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
+      )
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+      return server.address() as AddressInfo
+    },
+    async close() {
+      heads.stop()
+      await ws.close()
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+        // Note: requests still running get 5 s to finish; then their connections are cut.
+        setTimeout(() => server.closeAllConnections(), 5000).unref()
+      })
+      await auth.stop()
+    },
+  }
+}

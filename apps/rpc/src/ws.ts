@@ -1,0 +1,130 @@
+import type { IncomingMessage, Server } from 'node:http'
+import type { Hex } from '@uncle-rpc/chain'
+import type { Logger } from '@uncle-rpc/config'
+import type { JsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import type { Express } from 'express'
+import expressWs from 'express-ws'
+import type WebSocket from 'ws'
+import type { Auth } from './auth.js'
+import { type RpcLimits, transportErrorBody } from './limits.js'
+import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { NetworkResolver, ServedNetwork } from './network.js'
+
+export type WsDeps = { resolver: NetworkResolver; auth: Auth; handler: JsonRpcHandler<MethodContext>; limits: RpcLimits; logger: Logger }
+
+const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
+const jsonHeaders = { 'Content-Type': 'application/json' }
+type Refusal = { status: number; body: string }
+type Accepted = { network: ServedNetwork; keyHash: Hex }
+
+/**
+ * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key and
+ * network are checked in ws's verifyClient, so a bad one is refused with an HTTP status before the
+ * handshake. Each message is one handleMessage call, answered on the same socket.
+ */
+export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void> } {
+  const { resolver, auth, handler, limits, logger } = deps
+  const accepted = new WeakMap<IncomingMessage, Accepted>()
+  const connections = new Map<Hex, number>()
+  const notFound: Refusal = { status: 404, body: transportErrorBody(-32601, 'not found: WebSocket endpoints are /ws/v3/<API_KEY>') }
+  const tooMany: Refusal = {
+    status: 429,
+    body: transportErrorBody(-32005, `too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`),
+  }
+
+  async function verify(req: IncomingMessage): Promise<Refusal | Accepted> {
+    const match = wsPath.exec(req.url ?? '')
+    if (match === null) return notFound
+    const name = match[1]
+    const network = name === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(name) ?? { unknown: name })
+    if ('unknown' in network) return { status: 404, body: resolver.unknownBody(network.unknown) }
+    const result = await auth.authenticate(match[2])
+    if (!result.ok) return result
+    if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
+    return { network, keyHash: result.key.keyHash }
+  }
+
+  const instance = expressWs(app, server, {
+    wsOptions: {
+      maxPayload: limits.maxWsMessageBytes,
+      perMessageDeflate: false,
+      verifyClient: ({ req }, done) => {
+        verify(req).then(
+          (outcome) => {
+            if ('status' in outcome) return done(false, outcome.status, outcome.body, jsonHeaders)
+            accepted.set(req, outcome)
+            done(true)
+          },
+          (error: unknown) => {
+            logger.error({ msg: 'WebSocket upgrade check failed', error: (error as Error).message })
+            done(false, 503, transportErrorBody(-32603, 'internal error'), jsonHeaders)
+          },
+        )
+      },
+    },
+  })
+  const wss = instance.getWss()
+  // Note: ws re-emits the HTTP server's errors (e.g. EADDRINUSE); listen() reports those already.
+  wss.on('error', (error) => logger.debug({ msg: 'WebSocket server error', error: error.message }))
+  const lastSeen = new WeakMap<WebSocket, number>()
+  const awaitingPong = new WeakSet<WebSocket>()
+
+  function onConnection(ws: WebSocket, req: IncomingMessage) {
+    const state = accepted.get(req)
+    if (state === undefined) return ws.close(1011)
+    const { keyHash } = state
+    const context: MethodContext = { network: state.network }
+    connections.set(keyHash, (connections.get(keyHash) ?? 0) + 1)
+    lastSeen.set(ws, Date.now())
+    ws.on('close', () => {
+      const n = (connections.get(keyHash) ?? 1) - 1
+      if (n === 0) connections.delete(keyHash)
+      else connections.set(keyHash, n)
+    })
+    // Note: ws reports protocol violations (e.g. a message over maxPayload) here, then closes.
+    ws.on('error', (error) => logger.debug({ msg: 'WebSocket error', error: error.message }))
+    ws.on('pong', () => awaitingPong.delete(ws))
+    ws.on('message', (data) => {
+      lastSeen.set(ws, Date.now())
+      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
+      handler.handle(text, context, { maxBatchSize: limits.maxBatchSize }).then(
+        (answer) => {
+          if (answer !== undefined && ws.readyState === ws.OPEN) ws.send(answer)
+        },
+        (error: unknown) => logger.error({ msg: 'WebSocket message failed', error: (error as Error).message }),
+      )
+    })
+  }
+  instance.app.ws('/ws/v3/:key', (ws, req) => onConnection(ws, req))
+  instance.app.ws('/:network/ws/v3/:key', (ws, req) => onConnection(ws, req))
+
+  // One timer for every socket: drop those that missed the last ping, close the idle ones.
+  const sweep = setInterval(
+    () => {
+      const now = Date.now()
+      for (const ws of wss.clients) {
+        if (awaitingPong.has(ws)) {
+          ws.terminate()
+          continue
+        }
+        if (now - (lastSeen.get(ws) ?? now) >= limits.wsIdleTimeoutMs) {
+          ws.close(1000, 'idle timeout')
+          continue
+        }
+        awaitingPong.add(ws)
+        ws.ping()
+      }
+    },
+    Math.min(limits.wsPingIntervalMs, limits.wsIdleTimeoutMs),
+  )
+  sweep.unref()
+
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        clearInterval(sweep)
+        for (const ws of wss.clients) ws.close(1001, 'server shutting down')
+        wss.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,291 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { createDb, migrateDatabase } from '@uncle-rpc/db'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import WebSocket from 'ws'
+import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { createApiKey } from '../apps/rpc/src/keys.js'
+
+// npm run bench:rpc -- [--duration 10] [--warmup 3] [--connections 64] [--workers 2] [--skip-anvil]
+// Every server runs in its own process; this process only generates load (autocannon for HTTP,
+// ws clients for WebSocket). Servers: the ceiling (bare node:http, fixed body of an answer's size),
+// the naive build (Express + express.json() + one pg query per request), ours (cache on, cache off,
+// optionally --workers N) and anvil answering the same null-answer request.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '64' },
+    workers: { type: 'string', default: '1' },
+    'skip-anvil': { type: 'boolean', default: false },
+  },
+})
+const duration = Number(flags.duration)
+const warmup = Number(flags.warmup)
+const connections = Number(flags.connections)
+const workers = Number(flags.workers)
+
+type Row = { name: string; rate: number; p50: number; p99: number; unit: string; bad: number }
+const rows: Row[] = []
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+/** Starts a server process and resolves with the port from its first line matching `pattern`. */
+function startProcess(command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = new Promise<number>((resolvePort, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = pattern.exec(out)
+      if (match) resolvePort(Number(match[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${out}`)))
+  })
+  return { child, port }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    child.once('exit', () => done())
+    child.kill('SIGTERM')
+  })
+}
+
+/**
+ * autocannon at `url`, each request's body picked at random from `bodies` (the same cost for
+ * every server: autocannon re-encodes each request); a warmup run, then the measured one.
+ */
+async function http(name: string, url: string, bodies: readonly string[]): Promise<Row> {
+  const pick = () => bodies[Math.floor(Math.random() * bodies.length)]!
+  const options = {
+    url,
+    connections,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    // Note: one fixed body needs no per-request callback (autocannon then reuses the encoded request).
+    ...(bodies.length === 1 ? { body: bodies[0] } : { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: pick() }) }] }),
+  }
+  if (warmup > 0) await autocannon({ ...options, duration: warmup })
+  const result = await autocannon({ ...options, duration })
+  const row = {
+    name,
+    rate: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    unit: 'req/s',
+    bad: result.non2xx + result.errors + result.timeouts,
+  }
+  rows.push(row)
+  log(`${name}: ${Math.round(row.rate)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.bad ? `, ${row.bad} failed` : ''}`)
+  return row
+}
+
+/** `connections` WebSockets, each with one request in flight, for `seconds`: messages/s and latency. */
+async function wsRun(url: string, body: () => string, seconds: number): Promise<{ rate: number; p50: number; p99: number }> {
+  const latencies: number[] = []
+  const end = Date.now() + seconds * 1000
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const socket = new WebSocket(url)
+      await new Promise((ok, fail) => socket.once('open', ok).on('error', fail))
+      while (Date.now() < end) {
+        const started = performance.now()
+        await new Promise<void>((answered) => {
+          socket.once('message', () => answered())
+          socket.send(body())
+        })
+        latencies.push(performance.now() - started)
+      }
+      // Note: wait for the close, so the server has released the connection before the next run.
+      await new Promise((closed) => {
+        socket.once('close', closed)
+        socket.close()
+      })
+    }),
+  )
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))]! * 100) / 100
+  return { rate: latencies.length / seconds, p50: at(0.5), p99: at(0.99) }
+}
+
+async function ws(name: string, url: string, body: () => string): Promise<Row> {
+  if (warmup > 0) await wsRun(url, body, warmup)
+  const result = await wsRun(url, body, duration)
+  const row = { name, ...result, unit: 'msg/s', bad: 0 }
+  rows.push(row)
+  log(`${name}: ${Math.round(row.rate)} msg/s, p50 ${row.p50} ms, p99 ${row.p99} ms`)
+  return row
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolvePort(port))
+    })
+  })
+}
+
+/** Polls anvil until it answers; returns its genesis block hash. */
+async function waitForGenesis(url: string): Promise<string> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x0', false] })
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      return ((await res.json()) as { result: { hash: string } }).result.hash
+    } catch {
+      // Note: not listening yet; try again shortly.
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100))
+    }
+  }
+  throw new Error(`anvil did not start at ${url}`)
+}
+
+const anvilVersion = '1.7.1'
+
+/**
+ * anvil's binary, from its npm platform package. It is not a project dependency: the lockfile
+ * would have to list every platform's package, and the registry reachable here serves only
+ * Linux ones. The first run installs it into `.cache/anvil` (ignored by git).
+ */
+function anvilBinary(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch
+  const name = `@foundry-rs/anvil-${process.platform}-${arch}`
+  const prefix = join(dirname(fileURLToPath(import.meta.url)), '..', '.cache', 'anvil')
+  const binary = join(prefix, 'node_modules', name, 'bin', 'anvil')
+  if (!existsSync(binary)) {
+    log(`installing ${name}@${anvilVersion} into ${prefix}`)
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `${name}@${anvilVersion}`], { stdio: 'inherit' })
+  }
+  return binary
+}
+
+async function main(): Promise<void> {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  const url = new URL(base)
+  url.pathname = `/uncle_rpc_bench_${process.pid}`
+  await migrateDatabase({ url: url.toString() })
+  const database = createDb({ url: url.toString(), max: 2 })
+  const children: ChildProcess[] = []
+  try {
+    await seedMainnetUncles(database.db)
+    const { key } = await createApiKey(database.db, { plan: 'core', label: 'bench' })
+    const config = join(mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-')), 'networks.json')
+    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
+
+    const uncles = derivedUncles()
+    const bodies = uncles.map((u, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getUncleByBlockHashAndIndex', params: [u.blockHash, u.index] }))
+    const randomUncle = () => bodies[Math.floor(Math.random() * bodies.length)]!
+    const nullCall = (hash: string) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getUncleByBlockHashAndIndex', params: [hash, '0x0'] })
+    let nullRequest = nullCall(`0x${'ab'.repeat(32)}`)
+    const sizes = uncles.map((u, i) => `{"jsonrpc":"2.0","id":${i},"result":${expectedResultJson(u.result)}}`.length).sort((a, b) => a - b)
+    const answerBytes = sizes[Math.floor(sizes.length / 2)]!
+    log(`database ${url.pathname.slice(1)}: 1,410 uncles; median answer ${answerBytes} bytes; ${connections} connections, ${duration} s runs after ${warmup} s warmup`)
+
+    const tsx = ['--import', 'tsx']
+    const reference = (mode: string, arg: string) => {
+      const started = startProcess(process.execPath, [...tsx, 'bench/rpcReference.ts', mode, '0', arg], /listening (\d+)/)
+      children.push(started.child)
+      return started
+    }
+    const ours = (...args: string[]) => {
+      const started = startProcess(
+        process.execPath,
+        ['apps/cli/bin/uncle-rpc.js', 'rpc', '--config', config, '--port', '0', ...args],
+        /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+        { DATABASE_URL: url.toString() },
+      )
+      children.push(started.child)
+      return started
+    }
+
+    // anvil first: its genesis hash makes the null-answer request (anvil answers an unknown hash
+    // with -32001 "Resource not found", its genesis block has no uncles: null). For us it is an
+    // unknown block: null too, after a lookup (null answers are never cached).
+    let anvilRow: Row | undefined
+    if (!flags['skip-anvil']) {
+      const port = await freePort()
+      const anvil = spawn(anvilBinary(), ['--quiet', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+      children.push(anvil)
+      const anvilUrl = `http://127.0.0.1:${port}/`
+      const genesis = await waitForGenesis(anvilUrl)
+      nullRequest = nullCall(genesis)
+      const answer = await (await fetch(anvilUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nullRequest })).text()
+      log(`anvil ${anvilUrl}: ${nullRequest} → ${answer}`)
+      anvilRow = await http('anvil: null answer (its genesis hash, index 0)', anvilUrl, [nullRequest])
+      await stop(anvil)
+    }
+
+    const ceiling = reference('ceiling', String(answerBytes))
+    const ceilingRow = await http('ceiling: bare node:http, fixed body', `http://127.0.0.1:${await ceiling.port}/`, bodies)
+    await stop(ceiling.child)
+
+    const naive = reference('naive', url.toString())
+    const naiveRow = await http('naive: Express + express.json() + pg', `http://127.0.0.1:${await naive.port}/v3/${key}`, bodies)
+    await stop(naive.child)
+
+    const cached = ours()
+    const cachedPort = await cached.port
+    const oursRow = await http('ours: HTTP, cache on', `http://127.0.0.1:${cachedPort}/v3/${key}`, bodies)
+    const wsRow = await ws('ours: WebSocket, cache on', `ws://127.0.0.1:${cachedPort}/ws/v3/${key}`, randomUncle)
+    const oursNullRow = await http('ours: null answer (same request)', `http://127.0.0.1:${cachedPort}/v3/${key}`, [nullRequest])
+    // Distinct unknown hashes: no two concurrent requests share a lookup, every one reaches Postgres.
+    const unknownHashes = Array.from({ length: 5000 }, () => nullCall(`0x${randomBytes(32).toString('hex')}`))
+    await http('ours: null answers, 5,000 random unknown hashes', `http://127.0.0.1:${cachedPort}/v3/${key}`, unknownHashes)
+    await stop(cached.child)
+
+    const uncached = ours('--cache-entries', '0')
+    const uncachedRow = await http('ours: HTTP, cache off', `http://127.0.0.1:${await uncached.port}/v3/${key}`, bodies)
+    await stop(uncached.child)
+
+    let clusterRow: Row | undefined
+    if (workers > 1) {
+      const clustered = ours('--workers', String(workers))
+      const port = await clustered.port
+      clusterRow = await http(`ours: HTTP, cache on, --workers ${workers}`, `http://127.0.0.1:${port}/v3/${key}`, bodies)
+      await ws(`ours: WebSocket, cache on, --workers ${workers}`, `ws://127.0.0.1:${port}/ws/v3/${key}`, randomUncle)
+      await http(`ours: null answer, --workers ${workers}`, `http://127.0.0.1:${port}/v3/${key}`, [nullRequest])
+      await stop(clustered.child)
+    }
+
+    const ratio = (a: Row, b: Row | undefined) => (b ? `${(a.rate / b.rate).toFixed(2)}×` : 'n/a')
+    const table = [
+      '',
+      '| run | rate | p50 ms | p99 ms |',
+      '| --- | ---: | ---: | ---: |',
+      ...rows.map((r) => `| ${r.name} | ${Math.round(r.rate)} ${r.unit}${r.bad ? ` (${r.bad} failed)` : ''} | ${r.p50} | ${r.p99} |`),
+      '',
+      `ours (cache on) / naive:   ${ratio(oursRow, naiveRow)}   (target ≥ 3×)`,
+      `ours (cache on) / ceiling: ${ratio(oursRow, ceilingRow)}   (target ≥ 0.40×)`,
+      `ours (cache off) / naive:  ${ratio(uncachedRow, naiveRow)}`,
+      `ours WebSocket msg/s / ours HTTP req/s: ${ratio(wsRow, oursRow)}`,
+      ...(clusterRow ? [`ours --workers ${workers} / ours: ${ratio(clusterRow, oursRow)}`] : []),
+      `ours null / anvil null:    ${ratio(oursNullRow, anvilRow)}`,
+      '',
+    ]
+    process.stdout.write(table.join('\n'))
+  } finally {
+    await Promise.all(children.map(stop))
+    await database.close()
+    const admin = new pg.Client({ connectionString: base.toString() })
+    await admin.connect()
+    await admin.query(`drop database if exists ${pg.escapeIdentifier(url.pathname.slice(1))} with (force)`)
+    await admin.end()
+  }
+}
+
+await main()

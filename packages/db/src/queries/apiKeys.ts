@@ -1,0 +1,56 @@
+import type { Hex } from '@uncle-rpc/chain'
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../client.js'
+import { type ApiKeyPlan, apiKeys } from '../schema.js'
+
+/** One api_keys row. */
+export type ApiKeyRow = typeof apiKeys.$inferSelect
+
+export type InsertApiKeyParameters = { keyHash: Hex; prefix: string; plan: ApiKeyPlan; label?: string | undefined }
+
+/** Stores a new key (its hash only). Throws if the hash is already stored (Postgres unique violation). */
+export async function insertApiKey(db: DbOrTx, { keyHash, prefix, plan, label }: InsertApiKeyParameters): Promise<ApiKeyRow> {
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ keyHash, prefix, plan, label: label ?? null })
+    .returning()
+  return row!
+}
+
+/** The key with this hash (revoked or not), or null. */
+export async function findApiKey(db: DbOrTx, { keyHash }: { keyHash: Hex }): Promise<ApiKeyRow | null> {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash))
+  return row ?? null
+}
+
+/** Every key, oldest first. */
+export async function listApiKeys(db: DbOrTx): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+}
+
+/** Revokes the key (keeps the first revocation time); false when no key has this hash. */
+export async function revokeApiKey(db: DbOrTx, { keyHash, at = new Date() }: { keyHash: Hex; at?: Date }): Promise<boolean> {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+  return (await findApiKey(db, { keyHash })) !== null
+}
+
+/** Moves the key to another plan; false when no key has this hash. */
+export async function setApiKeyPlan(db: DbOrTx, { keyHash, plan }: { keyHash: Hex; plan: ApiKeyPlan }): Promise<boolean> {
+  const rows = await db.update(apiKeys).set({ plan }).where(eq(apiKeys.keyHash, keyHash)).returning({ id: apiKeys.id })
+  return rows.length > 0
+}
+
+/**
+ * Records that the keys were used at `at`, in one statement for all of them (the RPC service
+ * calls it about once a minute). last_used_at never moves backwards.
+ */
+export async function touchApiKeys(db: DbOrTx, { keyHashes, at }: { keyHashes: readonly Hex[]; at: Date }): Promise<void> {
+  if (keyHashes.length === 0) return
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`greatest(${apiKeys.lastUsedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(inArray(apiKeys.keyHash, [...keyHashes]))
+}
