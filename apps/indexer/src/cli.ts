@@ -2,13 +2,19 @@ import { parseArgs } from 'node:util'
 import { createLogger, demoNetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { queuePrefix } from './jobs.js'
-import { defaultIndexerOptions, type IndexerOptions, startIndexer } from './service.js'
+import { defaultIndexerOptions, type IndexerOptions } from './options.js'
+import { startIndexer } from './service.js'
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 
 Fetches blocks and uncles from each network's archive node, verifies them (hashes,
 sha3Uncles) and writes them to Postgres, through BullMQ range jobs in Redis.
-Run several indexer processes on the same network to share the work.
+A network without a toBlock is followed live: blocks above head − confirmations are
+ingested as they come (polling eth_blockNumber; newHeads over ws(s)://) and reorgs are
+resolved (replaced blocks stay, marked not canonical). Run several indexer processes on
+the same database and Redis to share the work: range jobs are split between them and one
+process at a time (a lease in Redis) follows each network's head.
+A network whose node is down waits and retries; the others keep going.
 
 Flags:
   --config <file>        networks config (JSON); default $UNCLE_RPC_CONFIG, else one demo network
@@ -18,6 +24,7 @@ Flags:
   --batch-size <n>       JSON-RPC requests per batch (default ${defaultIndexerOptions.batchSize})
   --max-in-flight <n>    batches in flight per network, adapted down on 429/5xx (default ${defaultIndexerOptions.maxInFlight})
   --lock-duration-ms <n> a crashed worker's job is taken over after this (default ${defaultIndexerOptions.lockDurationMs})
+  --poll-interval-ms <n> how often a live network's head is polled (default ${defaultIndexerOptions.pollIntervalMs})
   --exit-when-done       exit once every network with a toBlock is fully indexed
   -h, --help
 
@@ -44,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       'batch-size': { type: 'string' },
       'max-in-flight': { type: 'string' },
       'lock-duration-ms': { type: 'string' },
+      'poll-interval-ms': { type: 'string' },
       'exit-when-done': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -62,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     batchSize: positiveInt('batch-size', values['batch-size'], defaultIndexerOptions.batchSize),
     maxInFlight: positiveInt('max-in-flight', values['max-in-flight'], defaultIndexerOptions.maxInFlight),
     lockDurationMs: positiveInt('lock-duration-ms', values['lock-duration-ms'], defaultIndexerOptions.lockDurationMs),
+    pollIntervalMs: positiveInt('poll-interval-ms', values['poll-interval-ms'], defaultIndexerOptions.pollIntervalMs),
     exitWhenDone: values['exit-when-done'],
   }
   const database = createDb({ url: env.DATABASE_URL })
@@ -69,7 +78,7 @@ export async function run(argv: string[]): Promise<number> {
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {
     const indexer = await startIndexer(
-      { db: database.db, connection, prefix: queuePrefix(env.DATABASE_URL), logger },
+      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger },
       config.networks,
       options,
     )
@@ -77,9 +86,18 @@ export async function run(argv: string[]): Promise<number> {
       process.once('SIGINT', () => resolve('SIGINT'))
       process.once('SIGTERM', () => resolve('SIGTERM'))
     })
-    const reason = await Promise.race([signalled, indexer.done.then(() => 'done')])
+    let fatal: unknown
+    const finished = indexer.done.then(
+      () => 'done',
+      (error: unknown) => {
+        fatal = error
+        return 'configuration error'
+      },
+    )
+    const reason = await Promise.race([signalled, finished])
     logger.info({ msg: 'stopping indexer', reason })
     await indexer.stop()
+    if (fatal) throw fatal
     return 0
   } finally {
     await database.close()

@@ -24,10 +24,13 @@ export type FetchRangeResult = { blocks: VerifiedBlock[]; rejected: RejectedBloc
 
 type RpcBlock = Record<string, unknown> & { uncles?: unknown; totalDifficulty?: unknown; size?: unknown }
 
-function asError(number: bigint, error: unknown): BaseError {
+function asError(label: bigint | Hex, error: unknown): BaseError {
   if (error instanceof BaseError) return error
-  return new BaseError(`Block ${number}: unreadable answer from the node`, { cause: error })
+  return new BaseError(`Block ${label}: unreadable answer from the node`, { cause: error })
 }
+
+/** What a block request must return: the block at this number, or with this hash. */
+type Expected = { number: bigint; hash?: undefined } | { number?: bigint | undefined; hash: Hex }
 
 /**
  * Fetches blocks `numbers` and all their uncles (`eth_getBlockByNumber` and
@@ -36,23 +39,53 @@ function asError(number: bigint, error: unknown): BaseError {
  * has the number asked for. Blocks that fail are returned as `rejected`, never as data.
  */
 export async function fetchRange(upstream: Upstream, numbers: readonly bigint[]): Promise<FetchRangeResult> {
-  const rawBlocks = await upstream.requestMany<RpcBlock>(
+  return fetchVerified(
+    upstream,
     numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [toQuantity(n), false] })),
-    (r) => typeof r === 'object' && r !== null,
+    numbers.map((number) => ({ number })),
   )
+}
+
+/**
+ * {@link fetchRange} by block hash (`eth_getBlockByHash`): for walking a branch back to its
+ * fork point. A block whose hash (or `number`, when given) is not the one asked for is rejected.
+ */
+export async function fetchBlocksByHash(
+  upstream: Upstream,
+  wanted: readonly { hash: Hex; number?: bigint | undefined }[],
+): Promise<FetchRangeResult> {
+  return fetchVerified(
+    upstream,
+    wanted.map((w) => ({ method: 'eth_getBlockByHash', params: [w.hash, false] })),
+    wanted,
+  )
+}
+
+async function fetchVerified(
+  upstream: Upstream,
+  requests: { method: string; params: unknown[] }[],
+  expected: readonly Expected[],
+): Promise<FetchRangeResult> {
+  const rawBlocks = await upstream.requestMany<RpcBlock>(requests, (r) => typeof r === 'object' && r !== null)
   const rejected: RejectedBlock[] = []
   const parsed: { number: bigint; header: HashedHeader; uncleHashes: Hex[]; td: bigint | undefined }[] = []
   rawBlocks.forEach((raw, i) => {
-    const number = numbers[i] as bigint
+    const want = expected[i] as Expected
+    const label: bigint | Hex = want.number ?? (want.hash as Hex)
+    let number = want.number ?? -1n
     try {
       const header = headerFromRpc(raw)
-      if (header.number !== number) throw new BaseError(`Block ${number}: the node answered block ${header.number} instead`)
+      number = header.number
+      if (want.number !== undefined && header.number !== want.number)
+        throw new BaseError(`Block ${want.number}: the node answered block ${header.number} instead`)
+      if (want.hash !== undefined && header.hash !== want.hash.toLowerCase())
+        throw new BaseError(`Block ${want.hash}: the node answered block ${header.hash} instead`)
       if (!Array.isArray(raw.uncles) || !raw.uncles.every((u) => typeof u === 'string'))
-        throw new BaseError(`Block ${number} (${header.hash}): "uncles" is not a list of hashes`)
+        throw new BaseError(`Block ${label} (${header.hash}): "uncles" is not a list of hashes`)
       const td = typeof raw.totalDifficulty === 'string' ? BigInt(raw.totalDifficulty) : undefined
       parsed.push({ number, header, uncleHashes: raw.uncles as Hex[], td })
     } catch (error) {
-      rejected.push({ number, error: asError(number, error) })
+      rejected.push({ number, error: asError(label, error) })
     }
   })
 

@@ -95,7 +95,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     } finally {
       await close()
     }
-  })
+  }, 120_000)
 
   test('behavior: upstream faults and two SIGKILLs of the indexer leave identical tables, no gap, no duplicate', async () => {
     const faulty = await startNode(['--fault-error-rate', '0.1', '--fault-latency-ms', '0-50', '--seed', '7'])
@@ -122,7 +122,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     const status = await runCli(['status', '--config', config], { env })
     expect(status.stdout).toContain('gaps: none')
     expect(status.code).toBe(0)
-  })
+  }, 120_000)
 
   test('error: a tampered block is refused with a clear error, every other block is indexed, status shows it', async () => {
     const tampered = await startNode(['--tamper-block', '4242'])
@@ -149,7 +149,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     const human = await runCli(['status', '--config', config], { env })
     expect(human.code).toBe(3)
     expect(human.stdout).toMatch(/gaps: 4242\n/)
-  })
+  }, 120_000)
 
   test('error: a wrong chainId in the config is refused before anything is written', async () => {
     const database = await newDatabase()

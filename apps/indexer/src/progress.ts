@@ -1,14 +1,17 @@
 /** Counters of one network's ingestion, for the periodic progress log. */
 export type NetworkProgress = {
+  /** Blocks fetched and verified (each range fetches only what is not indexed yet). */
   blocks: number
   uncles: number
+  /** Rows this process wrote to `blocks`. */
+  written: number
   /** Blocks in the recent window and when it started, for a current (not lifetime) rate. */
   windowBlocks: number
   windowStart: number
 }
 
 export type Progress = {
-  recordRange(network: string, result: { blocks: number; uncles: number; ms: number }): void
+  recordRange(network: string, result: { blocks: number; uncles: number; written?: number; ms: number }): void
   /** Blocks per second over the window since the last call, then starts a new window. */
   takeRate(network: string, now?: number): number
   get(network: string): NetworkProgress
@@ -20,7 +23,7 @@ export function createProgress(): Progress {
   const get = (network: string) => {
     let p = byNetwork.get(network)
     if (!p) {
-      p = { blocks: 0, uncles: 0, windowBlocks: 0, windowStart: Date.now() }
+      p = { blocks: 0, uncles: 0, written: 0, windowBlocks: 0, windowStart: Date.now() }
       byNetwork.set(network, p)
     }
     return p
@@ -31,6 +34,7 @@ export function createProgress(): Progress {
       const p = get(network)
       p.blocks += result.blocks
       p.uncles += result.uncles
+      p.written += result.written ?? result.blocks
       p.windowBlocks += result.blocks
     },
     takeRate(network, now = Date.now()) {

@@ -1,4 +1,4 @@
-import { countBlocks, countUncles, type Db, latestIndexedBlock, listIndexedRanges, listNetworks } from '@uncle-rpc/db'
+import { countBlocks, countUncles, type Db, latestIndexedBlock, listIndexedRanges, listNetworks, reorgStats } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { queueName } from './jobs.js'
 import type { BlockRange } from './planRanges.js'
@@ -16,6 +16,8 @@ export type NetworkStatus = {
   gaps: { from: string; to: string }[]
   jobs: { waiting: number; active: number; delayed: number; failed: number } | { error: string }
   failed: FailedJob[]
+  /** Reorgs applied while following the head (replaced blocks stay stored, not canonical). */
+  reorgs: { count: number; deepest: number; replacedBlocks: number; last: string | null }
 }
 
 /** Holes in `[from, highest indexed]`, given merged, sorted ranges. */
@@ -75,6 +77,7 @@ export async function collectStatus(
         failed: [],
       }))
       const latest = await latestIndexedBlock(deps.db, { network: name })
+      const reorgs = await reorgStats(deps.db, { network: name })
       return {
         network: name,
         chainId: known.find((n) => n.name === name)?.chainId.toString(),
@@ -84,6 +87,12 @@ export async function collectStatus(
         indexedRanges: ranges.map(str),
         gaps: findHoles(BigInt(fromBlock), ranges).map(str),
         ...jobs,
+        reorgs: {
+          count: reorgs.reorgs,
+          deepest: reorgs.deepest,
+          replacedBlocks: reorgs.replaced,
+          last: reorgs.last?.toISOString() ?? null,
+        },
       }
     }),
   )
@@ -105,6 +114,11 @@ export function formatStatus(statuses: readonly NetworkStatus[]): string {
         'error' in s.jobs
           ? `  jobs: ${s.jobs.error}`
           : `  jobs: ${s.jobs.waiting} waiting, ${s.jobs.active} active, ${s.jobs.delayed} retrying, ${s.jobs.failed} failed`,
+      )
+      lines.push(
+        s.reorgs.count === 0
+          ? '  reorgs: none'
+          : `  reorgs: ${s.reorgs.count} (deepest ${s.reorgs.deepest}, ${s.reorgs.replacedBlocks} blocks replaced, last at ${s.reorgs.last})`,
       )
       for (const f of s.failed)
         lines.push(`  failed job ${f.id} after ${f.attempts} attempts${f.failedAt ? ` at ${f.failedAt}` : ''}: ${f.reason}`)

@@ -2,13 +2,17 @@ import { BlockVerificationError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
-import { BlocksRejectedError, type IndexRangeResult, indexRange } from './indexRange.js'
+import { BlocksRejectedError } from './errors.js'
+import { type IndexRangeResult, indexRange } from './indexRange.js'
 import { decodeRangeJob, queueName } from './jobs.js'
+import type { ChainTarget } from './linkage.js'
 import type { Progress } from './progress.js'
 import { type Upstream, UpstreamError } from './upstream/createUpstream.js'
 
 export type RangeWorkerOptions = {
   network: string
+  /** Where reorg handling may walk and how loudly it reports. */
+  target: ChainTarget
   /** Range jobs processed at once by this process. */
   concurrency: number
   /** Attempts for a range whose blocks fail verification (a node may serve a bad answer once). */
@@ -36,7 +40,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
     const range = decodeRangeJob(job.data)
     const started = performance.now()
     try {
-      const result = await indexRange({ db: deps.db, upstream: deps.upstream, logger }, range)
+      const result = await indexRange({ db: deps.db, upstream: deps.upstream, logger, target: options.target }, range)
       deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started })
       return result
     } catch (error) {

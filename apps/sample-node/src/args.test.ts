@@ -32,11 +32,16 @@ describe('parseSampleNodeArgs', () => {
     expect(config !== 'help' && config.faults.latencyMs).toEqual([5, 9])
     const live = parseSampleNodeArgs(['--synthetic', '500', '--block-time', '1000', '--reorg-rate', '0.1', '--port', '0'])
     expect(live).toMatchObject({ source: { blocks: 500 }, live: { blockTimeMs: 1000, reorgRate: 0.1, reorgDepth: 3 }, port: 0 })
+    expect(parseSampleNodeArgs(['--block-time', '200', '--stop-after', '300'])).toMatchObject({
+      live: { blockTimeMs: 200, stopAfter: 300 },
+    })
   })
 
   test('error: contradictions and bad values', () => {
     expect(() => parseSampleNodeArgs(['--chain', 'x', '--synthetic', '5'])).toThrow('--chain and --synthetic cannot be combined')
     expect(() => parseSampleNodeArgs(['--reorg-rate', '0.1'])).toThrow('need --block-time')
+    expect(() => parseSampleNodeArgs(['--stop-after', '10'])).toThrow('need --block-time')
+    expect(() => parseSampleNodeArgs(['--block-time', '5', '--stop-after', '0'])).toThrow('--stop-after must be an integer from 1')
     expect(() => parseSampleNodeArgs(['--chain', 'x', '--block-time', '5'])).toThrow('--block-time needs a synthetic chain')
     expect(() => parseSampleNodeArgs(['--synthetic', '0'])).toThrow('--synthetic must be an integer from 1')
     expect(() => parseSampleNodeArgs(['--fault-error-rate', '1.5'])).toThrow('probability')

@@ -7,7 +7,7 @@ export type SampleNodeConfig = {
   source:
     | { kind: 'era1'; paths: string[]; chainId: bigint | undefined }
     | { kind: 'synthetic'; blocks: number; seed: number; londonAt: number | undefined; chainId: bigint }
-  live: { blockTimeMs: number; reorgRate: number; reorgDepth: number } | undefined
+  live: { blockTimeMs: number; reorgRate: number; reorgDepth: number; stopAfter: number | undefined } | undefined
   faults: FaultOptions
   tamperBlock: bigint | undefined
   maxBatchSize: number
@@ -53,6 +53,8 @@ Live chain (synthetic only):
   --reorg-rate <p>            probability per new block of a reorg (default 0)
   --reorg-depth <n>           replace 1 … n blocks in a reorg (default 3, at most ${maxReorgDepth}); replaced
                               blocks stay answerable by hash (the last 10,000)
+  --stop-after <blocks>       stop producing after this many new blocks (reorgs count as one); then
+                              log "live chain stopped at head N" and keep serving
 
 Faults (per HTTP request):
   --fault-error-rate <p>      HTTP 500/502/503 or JSON-RPC -32000 with probability p
@@ -104,6 +106,7 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
         'block-time': { type: 'string' },
         'reorg-rate': { type: 'string' },
         'reorg-depth': { type: 'string' },
+        'stop-after': { type: 'string' },
         'fault-error-rate': { type: 'string' },
         'fault-latency-ms': { type: 'string' },
         'fault-rate-limit': { type: 'string' },
@@ -139,8 +142,9 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
   const blockTimeMs = integer('block-time', str('block-time'), 1)
   const reorgRate = probability('reorg-rate', str('reorg-rate'))
   const reorgDepth = integer('reorg-depth', str('reorg-depth'), 1, maxReorgDepth)
-  if (blockTimeMs === undefined && (reorgRate !== undefined || reorgDepth !== undefined))
-    throw new UsageError('--reorg-rate and --reorg-depth need --block-time (reorgs come with new blocks)')
+  const stopAfter = integer('stop-after', str('stop-after'), 1)
+  if (blockTimeMs === undefined && (reorgRate !== undefined || reorgDepth !== undefined || stopAfter !== undefined))
+    throw new UsageError('--reorg-rate, --reorg-depth and --stop-after need --block-time (reorgs come with new blocks)')
   if (blockTimeMs !== undefined && source.kind !== 'synthetic') throw new UsageError('--block-time needs a synthetic chain')
   const latencyText = str('fault-latency-ms')
   const latencyMs = latencyText === undefined ? undefined : parseLatencyRange(latencyText)
@@ -149,7 +153,8 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
   const tamper = integer('tamper-block', str('tamper-block'), 0)
   return {
     source,
-    live: blockTimeMs === undefined ? undefined : { blockTimeMs, reorgRate: reorgRate ?? 0, reorgDepth: reorgDepth ?? 3 },
+    live:
+      blockTimeMs === undefined ? undefined : { blockTimeMs, reorgRate: reorgRate ?? 0, reorgDepth: reorgDepth ?? 3, stopAfter },
     faults: {
       errorRate: probability('fault-error-rate', str('fault-error-rate')),
       latencyMs,

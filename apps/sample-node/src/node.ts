@@ -43,7 +43,14 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
       onProgress: (done, total) => log(`generated ${done} of ${total} blocks`),
     })
     chain = synthetic
-    if (config.live) live = startLiveChain({ chain: synthetic, seed: source.seed, ...config.live, onBlock: hooks.onLiveBlock })
+    if (config.live)
+      live = startLiveChain({
+        chain: synthetic,
+        seed: source.seed,
+        ...config.live,
+        onBlock: hooks.onLiveBlock,
+        onStop: (head) => log(`live chain stopped at head ${head} after ${config.live?.stopAfter} new blocks`),
+      })
   }
   const server = createSampleNodeServer({
     methods: createMethods({ chain, tamperBlock: config.tamperBlock }),

@@ -21,10 +21,22 @@ export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './que
 export { listNetworks, registerNetwork } from './queries/networks.js'
 export type { BlockRange } from './queries/ranges.js'
 export { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
+export type { CanonicalBlockRef, RecordReorgParameters, ReorgEvent } from './queries/reorgs.js'
+export {
+  canonicalBlocks,
+  latestReorgId,
+  lockNetworkWrites,
+  recordReorg,
+  reorgStats,
+  reorgsSince,
+  replacedBlocks,
+  setBlocksCanonical,
+  unmarkRangeIndexed,
+} from './queries/reorgs.js'
 export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
 export { countUncles, getUncle } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export type { ApiKeyPlan } from './schema.js'
-export { apiKeyPlans, apiKeys, blocks, blocksHex, indexedRanges, networks, uncles, unclesHex } from './schema.js'
+export { apiKeyPlans, apiKeys, blocks, blocksHex, indexedRanges, networks, reorgs, uncles, unclesHex } from './schema.js'
 export type { CreateTestDatabaseParameters, TestDatabase } from './testing.js'
 export { createTestDatabase } from './testing.js'

@@ -36,6 +36,7 @@ describe('migrateDatabase', () => {
       'blocks_hex:v',
       'indexed_ranges:r',
       'networks:r',
+      'reorgs:r',
       'uncles:r',
       'uncles_hex:v',
     ])

@@ -156,6 +156,35 @@ const hex = (column: unknown) => sql<string>`'0x' || encode(${column}, 'hex')`
 // view, so timestamps past 9999-12-31 show as null `time` (the raw `timestamp` stays).
 const time = (column: unknown) => sql<Date | null>`case when ${column} <= 253402300799 then to_timestamp(${column}) end`
 
+/**
+ * Reorgs the indexer applied, one row each: the heights `[from_block, to_block]` whose canonical
+ * block changed (replaced blocks stay in `blocks`, not canonical). Readers that cache answers by
+ * height poll the highest `id` (an index lookup) and drop what a newer row covers.
+ */
+export const reorgs = pgTable(
+  'reorgs',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    network: text('network')
+      .notNull()
+      .references(() => networks.name),
+    /** Lowest height whose canonical block changed (the common ancestor is at from_block − 1). */
+    fromBlock: bigint('from_block', { mode: 'bigint' }).notNull(),
+    /** Highest height whose stored canonical block was replaced. */
+    toBlock: bigint('to_block', { mode: 'bigint' }).notNull(),
+    /** Number of blocks that stopped being canonical. */
+    depth: integer('depth').notNull(),
+    /** The replaced canonical block at to_block, and the block that took its place (null: none yet). */
+    oldHash: bytea('old_hash').notNull(),
+    newHash: bytea('new_hash'),
+    detectedAt: timestamp('detected_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('reorgs_network_id_idx').on(t.network, t.id),
+    check('reorgs_order_check', sql`${t.fromBlock} <= ${t.toBlock} and ${t.depth} > 0`),
+  ],
+)
+
 /** `blocks` for people: hashes and addresses as `0x…` text, `time` as timestamptz. */
 export const blocksHex = pgView('blocks_hex').as((qb) =>
   qb

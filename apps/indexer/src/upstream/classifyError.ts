@@ -1,4 +1,4 @@
-import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
+import { HttpRequestError, RpcRequestError, SocketClosedError, TimeoutError, WebSocketRequestError } from 'viem'
 
 /** What a failed upstream call means for the caller. */
 export type UpstreamFailure = {
@@ -36,6 +36,8 @@ export function classifyError(error: unknown): UpstreamFailure {
     return { retryable: false, throttled: false, reason: `HTTP ${status}` }
   }
   if (error instanceof TimeoutError) return { retryable: true, throttled: true, reason: 'timeout' }
+  if (error instanceof WebSocketRequestError || error instanceof SocketClosedError)
+    return { retryable: true, throttled: true, reason: 'connection failed' }
   if (error instanceof RpcRequestError) {
     if (error.code === -32005) return { retryable: true, throttled: true, reason: 'rate limited (-32005)' }
     if (permanentRpcCodes.has(error.code)) return { retryable: false, throttled: false, reason: `JSON-RPC error ${error.code}` }

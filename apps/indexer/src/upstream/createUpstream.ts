@@ -2,6 +2,7 @@ import { BaseError, type Hex } from '@uncle-rpc/chain'
 import { createClient, http } from 'viem'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
+import { createWebSocketLink } from './webSocketLink.js'
 
 /** The upstream node kept failing (after retries), or answered something that cannot be right. */
 export class UpstreamError extends BaseError {
@@ -35,7 +36,19 @@ export type Upstream = {
   request<T>(request: UpstreamRequest, accept?: (result: unknown) => boolean): Promise<T>
   chainId(): Promise<bigint>
   blockNumber(): Promise<bigint>
+  /**
+   * ws(s):// nodes only: calls `onHead` for each `newHeads` notification; resolves to the
+   * unsubscribe function. Undefined for HTTP nodes (poll instead).
+   */
+  subscribeNewHeads?: (onHead: () => void, onError: (error: Error) => void) => Promise<() => Promise<void>>
+  /** Closes the WebSocket, if any (HTTP needs nothing). */
+  close(): Promise<void>
   readonly governor: Governor
+}
+
+/** True for ws:// and wss:// node URLs. */
+export function isWebSocketUrl(url: string): boolean {
+  return /^wss?:\/\//i.test(url)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -45,10 +58,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const batchSize = options.batchSize ?? 100
   const maxAttempts = options.maxAttempts ?? 10
   const governor = createGovernor({ max: options.maxInFlight ?? 4 })
-  // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off.
-  const transport = http(options.url, { batch: { batchSize }, retryCount: 0, timeout: options.timeoutMs ?? 20_000 })
-  const client = createClient({ transport })
-  const send = client.request as unknown as (request: UpstreamRequest) => Promise<unknown>
+  const timeout = options.timeoutMs ?? 20_000
+  // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off. Over a
+  // WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
+  const link = isWebSocketUrl(options.url) ? createWebSocketLink(options.url, timeout) : undefined
+  const client = createClient({ transport: link?.transport ?? http(options.url, { batch: { batchSize }, retryCount: 0, timeout }) })
+  const request = client.request as unknown as (request: UpstreamRequest) => Promise<unknown>
+  const send = link
+    ? async (r: UpstreamRequest) => {
+        await link.open()
+        return request(r)
+      }
+    : request
 
   async function requestMany<T>(
     requests: UpstreamRequest[],
@@ -102,7 +123,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
             retryable: true,
           },
         )
-      const backoff = Math.min(30_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
+      // Note: capped at 10 s, so a node that comes back is in use again within seconds; a
+      // server that wants longer says so with Retry-After.
+      const backoff = Math.min(10_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
       const delayMs = Math.max(backoff, worst?.retryAfterMs ?? 0)
       options.onRetry?.({ attempt, failed: pending.length, reason: worst?.reason ?? 'unknown', delayMs })
       await sleep(delayMs)
@@ -122,6 +145,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
     async blockNumber() {
       return BigInt(await this.request<Hex>({ method: 'eth_blockNumber', params: [] }))
+    },
+    ...(link && { subscribeNewHeads: link.subscribeNewHeads }),
+    async close() {
+      await link?.close()
     },
   }
 }

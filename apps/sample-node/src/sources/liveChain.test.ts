@@ -48,4 +48,15 @@ describe('startLiveChain', () => {
     expect(a.stats.sideBlocks).toBeGreaterThan(3)
     expect(await run()).toEqual(a)
   })
+
+  test('args: stopAfter ends production after that many blocks and reports the head', async () => {
+    vi.useFakeTimers()
+    const chain = await createSyntheticChain({ seed: 9, blocks: 100, chainId: 1n })
+    const stops: bigint[] = []
+    const live = startLiveChain({ chain, blockTimeMs: 100, reorgRate: 0.3, seed: 9, stopAfter: 5, onStop: (h) => stops.push(h) })
+    vi.advanceTimersByTime(2000)
+    live.stop()
+    expect(chain.head()).toBe(104n)
+    expect(stops).toEqual([104n])
+  })
 })

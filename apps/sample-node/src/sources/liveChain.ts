@@ -10,8 +10,12 @@ export type LiveChainParameters = {
   /** Deepest reorg, in replaced blocks (default 3). */
   reorgDepth?: number | undefined
   seed: number
+  /** Stop producing after this many new blocks (a reorg counts as one); default never. */
+  stopAfter?: number | undefined
   /** Called after each new block (for logs and tests). */
   onBlock?: ((event: LiveChainEvent) => void) | undefined
+  /** Called once when production stops because of `stopAfter`, with the final head. */
+  onStop?: ((head: bigint) => void) | undefined
 }
 
 export type LiveChainEvent = { head: bigint; reorgDepth: number }
@@ -48,6 +52,10 @@ export function startLiveChain(parameters: LiveChainParameters): { stop(): void 
     if (depth > 0) chain.reorg(depth)
     else chain.append()
     parameters.onBlock?.({ head: chain.head(), reorgDepth: depth })
+    if (parameters.stopAfter !== undefined && tick >= parameters.stopAfter) {
+      clearInterval(timer)
+      parameters.onStop?.(chain.head())
+    }
   }, parameters.blockTimeMs)
   return { stop: () => clearInterval(timer) }
 }

@@ -1,0 +1,35 @@
+import { BaseError } from '@uncle-rpc/chain'
+import type { RejectedBlock } from './fetchRange.js'
+
+/** Some blocks of a range failed verification: the rest were written, these were not. */
+export class BlocksRejectedError extends BaseError {
+  readonly rejected: RejectedBlock[]
+  constructor(network: string, rejected: RejectedBlock[]) {
+    const first = rejected[0]
+    super(
+      `${network}: ${rejected.length} block(s) refused, not written: ${rejected.map((r) => r.number).join(', ')}` +
+        (first ? ` — ${first.error.shortMessage}` : ''),
+      { name: 'BlocksRejectedError' },
+    )
+    this.rejected = rejected
+  }
+}
+
+/** A fork point was not found within the walk limit: far deeper than any plausible reorg. */
+export class ReorgTooDeepError extends BaseError {
+  constructor(network: string, from: bigint, limit: number) {
+    super(
+      `${network}: the node's chain below block ${from} differs from the stored one for more than ${limit} blocks; not rewriting that much history automatically`,
+      { name: 'ReorgTooDeepError' },
+    )
+  }
+}
+
+/** The node behind a network serves another chain than the config says: nothing is written. */
+export class ChainIdMismatchError extends BaseError {
+  constructor(network: string, expected: number, got: bigint, where: string) {
+    super(`network "${network}": ${where} reports chainId ${got}, but the config says ${expected}; refusing to index it`, {
+      name: 'ChainIdMismatchError',
+    })
+  }
+}

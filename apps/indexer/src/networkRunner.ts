@@ -1,0 +1,265 @@
+import { BaseError } from '@uncle-rpc/chain'
+import type { Logger, NetworkConfig } from '@uncle-rpc/config'
+import { compactIndexedRanges, type Db, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
+import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
+import type { Redis } from 'ioredis'
+import { ChainIdMismatchError } from './errors.js'
+import { encodeRangeJob, queueName, rangeJobId, rangeJobName } from './jobs.js'
+import type { ChainTarget } from './linkage.js'
+import type { IndexerOptions } from './options.js'
+import { planRanges } from './planRanges.js'
+import type { Progress } from './progress.js'
+import { retryExhaustedJobs } from './retryExhausted.js'
+import { startTipFollower, type TipFollower } from './tipFollower.js'
+import { createTipLock } from './tipLock.js'
+import { createUpstream, type Upstream } from './upstream/createUpstream.js'
+import { createRangeWorker } from './worker.js'
+
+export type NetworkRunnerDeps = {
+  db: Db
+  connection: ConnectionOptions
+  prefix: string
+  logger: Logger
+  progress: Progress
+  redis: Redis
+}
+
+export type PlanSnapshot = { target: bigint; indexedHeight: bigint; remaining: bigint }
+
+/** One network's indexing: connection to its node, range jobs, and (without a toBlock) the tip follower. */
+export type NetworkRunner = {
+  readonly config: NetworkConfig
+  /** `waiting`: the node has not answered yet (retrying with backoff); nothing else runs. */
+  readonly state: 'waiting' | 'running' | 'stopped'
+  /** Every block of a bounded network is indexed (never true without a toBlock). */
+  readonly done: boolean
+  readonly lastPlan: PlanSnapshot | undefined
+  readonly upstreamWindow: number
+  stop(): Promise<void>
+}
+
+export type NetworkRunnerHooks = {
+  /** A configuration error found later (a node that came up serving another chain). */
+  onFatal(error: BaseError): void
+  /** After each successful planning pass. */
+  onPlanned(): void
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** A quick client for probes (chainId, head): one attempt, short timeout, so a dead node costs seconds. */
+export function createProbe(config: NetworkConfig): Upstream {
+  return createUpstream({ url: config.rpcUrl, maxAttempts: 1, timeoutMs: 5_000, maxInFlight: 1 })
+}
+
+/**
+ * Asks the node for its chain id once: `'ok'`, or why it could not be asked. Throws
+ * {@link ChainIdMismatchError} when it answers with another chain.
+ */
+export async function probeChainId(config: NetworkConfig, probe: Upstream): Promise<'ok' | { unreachable: string }> {
+  let chainId: bigint
+  try {
+    chainId = await probe.chainId()
+  } catch (error) {
+    return { unreachable: errorText(error) }
+  }
+  if (chainId !== BigInt(config.chainId)) throw new ChainIdMismatchError(config.name, config.chainId, chainId, 'the node')
+  return 'ok'
+}
+
+/**
+ * Starts one network in the background. Until its node answers (`checked` skips the first
+ * probe) it only retries, with backoff; then it registers the network, runs its BullMQ worker,
+ * plans range jobs on its own timer, and follows the head when the network has no toBlock.
+ * Nothing it waits on blocks another network.
+ */
+export function startNetworkRunner(
+  deps: NetworkRunnerDeps,
+  config: NetworkConfig,
+  options: IndexerOptions,
+  hooks: NetworkRunnerHooks,
+  initial: 'checked' | 'unchecked',
+): NetworkRunner {
+  const logger = deps.logger.child({ network: config.name })
+  const target: ChainTarget = {
+    network: config.name,
+    fromBlock: BigInt(config.fromBlock),
+    confirmations: BigInt(config.confirmations),
+  }
+  const onRetry = (info: object) => logger.warn({ msg: 'upstream retry', ...info })
+  const upstream = createUpstream({ url: config.rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, onRetry })
+  const probe = createProbe(config)
+  let state: NetworkRunner['state'] = 'waiting'
+  let stopped = false
+  let done = false
+  let lastPlan: PlanSnapshot | undefined
+  let wake: (() => void) | undefined
+  let queue: Queue | undefined
+  let worker: Worker | undefined
+  let tip: TipFollower | undefined
+  let tipUpstream: Upstream | undefined
+  let planTimer: NodeJS.Timeout | undefined
+  // Invariant: at most one planning pass at a time; `lastPlanAt` is when the last one ended.
+  let planning = false
+  let lastPlanAt = 0
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer)
+        wake = undefined
+        resolve()
+      }
+      const timer = setTimeout(finish, ms)
+      wake = finish
+    })
+
+  async function plan(q: Queue): Promise<void> {
+    const to = config.toBlock !== undefined ? BigInt(config.toBlock) : (await probe.blockNumber()) - target.confirmations
+    let indexed = await listIndexedRanges(deps.db, { network: config.name })
+    // Every finished job adds a row; merge them now and then so planning stays cheap.
+    if (indexed.length > 64) {
+      await deps.db.transaction(async (tx) => {
+        // Note: under the shared write lock, so a reorg that un-marks heights never interleaves.
+        await lockNetworkWrites(tx, { network: config.name, mode: 'shared' })
+        await compactIndexedRanges(tx, { network: config.name })
+      })
+      indexed = await listIndexedRanges(deps.db, { network: config.name })
+    }
+    const ranges = planRanges({ from: target.fromBlock, to, indexed, rangeSize: BigInt(options.rangeSize) })
+    if (ranges.length > 0) {
+      const jobs = ranges.map((r) => ({ network: config.name, ...r }))
+      await q.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
+      // Note: addBulk skips ids that exist, failed ones included; those whose attempts ran out come back here.
+      const retried = await retryExhaustedJobs(q, new Set(jobs.map(rangeJobId)))
+      if (retried > 0) logger.info({ msg: 'range jobs whose attempts ran out are queued again', jobs: retried })
+    }
+    const firstGap = ranges[0]?.from
+    const remaining = ranges.reduce((sum, r) => sum + (r.to - r.from + 1n), 0n)
+    lastPlan = { target: to, indexedHeight: firstGap === undefined ? to : firstGap - 1n, remaining }
+    done = config.toBlock !== undefined && remaining === 0n
+  }
+
+  const planSoon = () => {
+    if (planning || stopped || !queue) return
+    planning = true
+    const q = queue
+    plan(q)
+      .then(
+        () => hooks.onPlanned(),
+        (error: unknown) => logger.warn({ msg: 'planning failed; will retry', error: errorText(error) }),
+      )
+      .finally(() => {
+        planning = false
+        lastPlanAt = Date.now()
+      })
+  }
+
+  async function waitForNode(): Promise<void> {
+    for (let failures = 0; !stopped; ) {
+      let problem: string | undefined
+      if (initial === 'unchecked' || failures > 0) {
+        const outcome = await probeChainId(config, probe)
+        if (outcome !== 'ok') problem = outcome.unreachable
+      }
+      if (problem === undefined) {
+        try {
+          const registered = await registerNetwork(deps.db, { name: config.name, chainId: BigInt(config.chainId) })
+          if (registered.mismatch)
+            throw new ChainIdMismatchError(config.name, config.chainId, registered.mismatch.stored, 'the database')
+          if (failures > 0) logger.info({ msg: 'network available; indexing', after_attempts: failures + 1 })
+          return
+        } catch (error) {
+          if (error instanceof ChainIdMismatchError) throw error
+          problem = `database: ${errorText(error)}`
+        }
+      }
+      failures++
+      const delayMs = Math.min(30_000, 1_000 * 2 ** Math.min(failures - 1, 5))
+      logger.warn({ msg: 'network unavailable; will retry', error: problem, retry_in_ms: delayMs })
+      await sleep(delayMs)
+    }
+  }
+
+  function run(): void {
+    state = 'running'
+    queue = new Queue(queueName(config.name), {
+      connection: deps.connection,
+      prefix: deps.prefix,
+      defaultJobOptions: {
+        attempts: 10,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { count: 1_000 },
+        removeOnFail: false,
+      },
+    })
+    worker = createRangeWorker(
+      { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, logger: deps.logger, progress: deps.progress },
+      {
+        network: config.name,
+        target,
+        concurrency: options.concurrency,
+        verificationAttempts: options.verificationAttempts,
+        lockDurationMs: options.lockDurationMs,
+      },
+    )
+    // Re-plan as soon as the queue runs dry (at most once a second): finishes without waiting a tick.
+    worker.on('drained', () => {
+      const wait = lastPlanAt + 1_000 - Date.now()
+      if (wait <= 0) planSoon()
+      else setTimeout(planSoon, wait).unref()
+    })
+    planTimer = setInterval(planSoon, options.planIntervalMs)
+    planSoon()
+    if (config.toBlock === undefined) {
+      tipUpstream = createUpstream({ url: config.rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry })
+      const lock = createTipLock(deps.redis, {
+        key: `${deps.prefix}:tip:${config.name}`,
+        ttlMs: options.tipLockTtlMs,
+        onLost: () => logger.warn({ msg: 'lost the tip lease; another process follows the head now' }),
+      })
+      tip = startTipFollower(
+        { db: deps.db, upstream: tipUpstream, logger, lock, progress: deps.progress },
+        { target, pollIntervalMs: options.pollIntervalMs, lockRetryMs: options.tipLockTtlMs / 2, maxBatch: options.tipBatch },
+      )
+    }
+  }
+
+  const started = waitForNode().then(
+    () => {
+      if (!stopped) run()
+    },
+    (error: unknown) => {
+      if (!stopped) hooks.onFatal(error instanceof BaseError ? error : new BaseError(errorText(error), { cause: error }))
+    },
+  )
+
+  return {
+    config,
+    get state() {
+      return state
+    },
+    get done() {
+      return done
+    },
+    get lastPlan() {
+      return lastPlan
+    },
+    get upstreamWindow() {
+      return upstream.governor.limit
+    },
+    async stop() {
+      if (stopped) return
+      stopped = true
+      wake?.()
+      clearInterval(planTimer)
+      await started
+      await tip?.stop()
+      // Note: Worker.close() waits for in-flight jobs to finish, so no range is left half-done.
+      await worker?.close()
+      await queue?.close()
+      await Promise.all([upstream.close(), probe.close(), tipUpstream?.close()])
+      state = 'stopped'
+    },
+  }
+}

@@ -1,0 +1,148 @@
+import { latestIndexedBlock } from '@uncle-rpc/db'
+import { BlocksRejectedError } from './errors.js'
+import { fetchRange } from './fetchRange.js'
+import type { ChainTarget, ChainWriterDeps } from './linkage.js'
+import type { Progress } from './progress.js'
+import type { TipLock } from './tipLock.js'
+import { writeLinkedBlocks } from './writeBlocks.js'
+
+export type TipFollowerDeps = ChainWriterDeps & { lock: TipLock; progress: Progress }
+
+export type TipFollowerOptions = {
+  target: ChainTarget
+  /** How often to ask the node for its head (also the fallback when a newHeads subscription fails). */
+  pollIntervalMs: number
+  /** How often a process without the lease tries to take it. */
+  lockRetryMs: number
+  /** Most blocks fetched and written per step while catching up. */
+  maxBatch: number
+}
+
+export type TipFollower = { stop(): Promise<void> }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Follows a network's head while holding its {@link TipLock}: ingests the blocks above
+ * head − confirmations as they come (range jobs fill what is below), one step at a time, each
+ * linked to the stored block below it; a block that does not link is a reorg, resolved by
+ * {@link writeLinkedBlocks}. When caught up it re-checks the head block every poll, so a reorg
+ * that does not grow the chain is seen too. Failures back off and retry; they never stop it.
+ */
+export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOptions): TipFollower {
+  const { target } = options
+  const logger = deps.logger
+  let stopped = false
+  let wake: (() => void) | undefined
+  // Invariant: `next` is the lowest height not yet written by this follower; unknown (undefined)
+  // until the first step after taking the lease.
+  let next: bigint | undefined
+  let unsubscribe: (() => Promise<void>) | undefined
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        wake = undefined
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      wake = done
+    })
+
+  const subscribe = async () => {
+    if (!deps.upstream.subscribeNewHeads || unsubscribe) return
+    try {
+      unsubscribe = await deps.upstream.subscribeNewHeads(
+        () => wake?.(),
+        (error) => logger.warn({ msg: 'newHeads subscription error; polling meanwhile', error: errorText(error) }),
+      )
+      logger.info({ msg: 'subscribed to newHeads' })
+    } catch (error) {
+      logger.warn({ msg: 'newHeads subscription failed; polling instead', error: errorText(error) })
+    }
+  }
+
+  const dropSubscription = async () => {
+    const current = unsubscribe
+    unsubscribe = undefined
+    await current?.().catch((error: unknown) => logger.debug({ msg: 'unsubscribe failed', error: errorText(error) }))
+  }
+
+  /** One step: returns true when there is more to fetch right away. */
+  const step = async (): Promise<boolean> => {
+    const head = await deps.upstream.blockNumber()
+    if (head < target.fromBlock) return false
+    if (next === undefined) {
+      const line = head - target.confirmations
+      let start = line + 1n > target.fromBlock ? line + 1n : target.fromBlock
+      const latest = await latestIndexedBlock(deps.db, { network: target.network })
+      if (latest && latest.number + 1n > start) start = latest.number + 1n
+      next = start
+      logger.info({ msg: 'following the head', from_block: start.toString(), node_head: head.toString() })
+    }
+    if (next > head + 1n) next = head + 1n
+    // Caught up: fetch the head block again; writing it is a no-op unless the chain changed.
+    const from = next > head ? head : next
+    let to = head
+    if (from + BigInt(options.maxBatch) - 1n < to) to = from + BigInt(options.maxBatch) - 1n
+    const numbers: bigint[] = []
+    for (let n = from; n <= to; n++) numbers.push(n)
+    const started = performance.now()
+    const { blocks, rejected } = await fetchRange(deps.upstream, numbers)
+    if (rejected.length > 0) throw new BlocksRejectedError(target.network, rejected)
+    blocks.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
+    const result = await writeLinkedBlocks(deps, target, blocks)
+    const reached = result.reconciled && result.reconciled.to > to ? result.reconciled.to : to
+    next = reached + 1n
+    if (result.written > 0)
+      deps.progress.recordRange(target.network, {
+        blocks: result.written,
+        written: result.written,
+        uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0),
+        ms: performance.now() - started,
+      })
+    return next <= head
+  }
+
+  const loop = (async () => {
+    let failures = 0
+    while (!stopped) {
+      if (!deps.lock.held) {
+        next = undefined
+        await dropSubscription()
+        const acquired = await deps.lock.acquire().catch((error: unknown) => {
+          logger.warn({ msg: 'tip lease unavailable (Redis)', error: errorText(error) })
+          return false
+        })
+        if (!acquired) {
+          await sleep(options.lockRetryMs)
+          continue
+        }
+        await subscribe()
+      }
+      try {
+        const more = await step()
+        failures = 0
+        if (!more) await sleep(options.pollIntervalMs)
+      } catch (error) {
+        failures++
+        const delayMs = Math.min(30_000, 500 * 2 ** Math.min(failures, 6))
+        logger.warn({ msg: 'following the head failed; will retry', error: errorText(error), retry_in_ms: delayMs })
+        // Note: the stored chain may have moved meanwhile; start the next step from the database.
+        next = undefined
+        await sleep(delayMs)
+      }
+    }
+    await dropSubscription()
+    await deps.lock.release().catch((error: unknown) => logger.warn({ msg: 'releasing the tip lease failed', error: errorText(error) }))
+  })()
+
+  return {
+    async stop() {
+      stopped = true
+      wake?.()
+      await loop
+    },
+  }
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, describe, expect, test } from 'vitest'
+import { createTipLock } from './tipLock.js'
+
+// Against the local Redis; every test uses its own key.
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 })
+const key = () => `uncle-rpc:test:tip:${randomBytes(6).toString('hex')}`
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+afterAll(() => {
+  redis.disconnect()
+})
+
+describe('createTipLock', () => {
+  test('default: one holder at a time; released, another takes it', async () => {
+    const k = key()
+    const a = createTipLock(redis, { key: k, ttlMs: 5_000 })
+    const b = createTipLock(redis, { key: k, ttlMs: 5_000 })
+    expect(await a.acquire()).toBe(true)
+    expect(await a.acquire()).toBe(true)
+    expect(await b.acquire()).toBe(false)
+    expect([a.held, b.held]).toEqual([true, false])
+    await b.release()
+    expect(await redis.exists(k)).toBe(1)
+    await a.release()
+    expect(a.held).toBe(false)
+    expect(await b.acquire()).toBe(true)
+    await b.release()
+    expect(await redis.exists(k)).toBe(0)
+  })
+
+  test('behavior: a holder keeps renewing past the lease; a silent holder loses it to another', async () => {
+    const k = key()
+    const a = createTipLock(redis, { key: k, ttlMs: 300 })
+    expect(await a.acquire()).toBe(true)
+    await sleep(700)
+    const b = createTipLock(redis, { key: k, ttlMs: 300 })
+    expect(await b.acquire()).toBe(false)
+    await a.release()
+
+    // A holder whose lease was taken over (as after a long pause) notices at its next renewal.
+    let lost = 0
+    const c = createTipLock(redis, { key: k, ttlMs: 300, onLost: () => lost++ })
+    expect(await c.acquire()).toBe(true)
+    await redis.set(k, 'someone else')
+    await sleep(250)
+    expect(c.held).toBe(false)
+    expect(lost).toBe(1)
+    await c.release()
+    expect(await redis.get(k)).toBe('someone else')
+    await redis.del(k)
+  })
+})

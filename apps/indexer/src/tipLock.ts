@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto'
+import type { Redis } from 'ioredis'
+
+/**
+ * A lease in Redis that at most one process holds at a time (SET NX PX, renewed while held):
+ * who follows a network's head. Correctness does not depend on it (writes are consistent under
+ * Postgres locks); it keeps the other processes from doing the same work twice.
+ */
+export type TipLock = {
+  /** Takes the lease if it is free (or already ours); true when held. */
+  acquire(): Promise<boolean>
+  /** Gives the lease up (only if still ours) and stops renewing. */
+  release(): Promise<void>
+  /** Held as of the last acquire or renewal. */
+  readonly held: boolean
+}
+
+// Note: renew and release only touch the key while it still holds our token.
+const renewScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`
+const releaseScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`
+
+export type CreateTipLockParameters = {
+  key: string
+  /** Lease length; renewed every third of it. */
+  ttlMs: number
+  /** Called once when a held lease is lost (expired, or Redis unreachable past the lease). */
+  onLost?: () => void
+}
+
+export function createTipLock(redis: Redis, { key, ttlMs, onLost }: CreateTipLockParameters): TipLock {
+  const token = randomBytes(16).toString('hex')
+  // Invariant: `timer` is set exactly while `held`.
+  let held = false
+  let renewedAt = 0
+  let timer: NodeJS.Timeout | undefined
+
+  const lose = () => {
+    if (!held) return
+    held = false
+    clearInterval(timer)
+    timer = undefined
+    onLost?.()
+  }
+
+  const renew = async () => {
+    try {
+      const ok = await redis.eval(renewScript, 1, key, token, String(ttlMs))
+      if (ok === 1) renewedAt = Date.now()
+      else lose()
+    } catch {
+      // Note: Redis unreachable: the lease may still be ours until it would have expired.
+      if (Date.now() - renewedAt >= ttlMs) lose()
+    }
+  }
+
+  return {
+    get held() {
+      return held
+    },
+    async acquire() {
+      if (held) return true
+      const result = await redis.set(key, token, 'PX', ttlMs, 'NX')
+      if (result !== 'OK') return false
+      held = true
+      renewedAt = Date.now()
+      timer = setInterval(() => void renew(), Math.max(100, Math.floor(ttlMs / 3)))
+      timer.unref()
+      return true
+    },
+    async release() {
+      const wasHeld = held
+      held = false
+      clearInterval(timer)
+      timer = undefined
+      if (wasHeld) await redis.eval(releaseScript, 1, key, token)
+    },
+  }
+}
