@@ -182,7 +182,8 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = []
   try {
     await seedMainnetUncles(database.db)
-    const { key } = await createApiKey(database.db, { plan: 'core', label: 'bench' })
+    // Note: limits far above any load here, so the rate limiter is exercised (one Redis script per key and event-loop turn) but never refuses.
+    const { key } = await createApiKey(database.db, { plan: 'core', label: 'bench', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 })
     const config = join(mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-')), 'networks.json')
     writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
 
@@ -248,6 +249,10 @@ async function main(): Promise<void> {
     await http('ours: null answers, 5,000 random unknown hashes', `http://127.0.0.1:${cachedPort}/v3/${key}`, unknownHashes)
     await stop(cached.child)
 
+    const unlimited = ours('--rate-limits', 'off')
+    const unlimitedRow = await http('ours: HTTP, cache on, --rate-limits off', `http://127.0.0.1:${await unlimited.port}/v3/${key}`, bodies)
+    await stop(unlimited.child)
+
     const uncached = ours('--cache-entries', '0')
     const uncachedRow = await http('ours: HTTP, cache off', `http://127.0.0.1:${await uncached.port}/v3/${key}`, bodies)
     await stop(uncached.child)
@@ -272,6 +277,7 @@ async function main(): Promise<void> {
       `ours (cache on) / naive:   ${ratio(oursRow, naiveRow)}   (target ≥ 3×)`,
       `ours (cache on) / ceiling: ${ratio(oursRow, ceilingRow)}   (target ≥ 0.40×)`,
       `ours (cache off) / naive:  ${ratio(uncachedRow, naiveRow)}`,
+      `ours rate limits on / off: ${ratio(oursRow, unlimitedRow)}`,
       `ours WebSocket msg/s / ours HTTP req/s: ${ratio(wsRow, oursRow)}`,
       ...(clusterRow ? [`ours --workers ${workers} / ours: ${ratio(clusterRow, oursRow)}`] : []),
       `ours null / anvil null:    ${ratio(oursNullRow, anvilRow)}`,

@@ -31,7 +31,7 @@ export const commands: Record<string, Command> = {
     load: () => import('@uncle-rpc/rpc/cli'),
   },
   keys: {
-    summary: 'create, list, revoke API keys and change their plan',
+    summary: 'API keys: create, list, revoke, plans and limits, failover, usage',
     load: () => import('@uncle-rpc/rpc/keys-cli'),
   },
 }

@@ -45,7 +45,8 @@ describeWithFixtures([era1, derived, infura], 'end to end: era1 node → indexer
     writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: nodeUrl, toBlock: 8191, confirmations: 0 }] }))
     const indexed = await runCli(['indexer', '--config', config, '--exit-when-done'], { env })
     expect(indexed.code, indexed.stderr).toBe(0)
-    const created = await runCli(['keys', 'create', '--plan', 'core', '--label', 'e2e'], { env })
+    // Note: core's 10 requests/s would refuse most of the 2,821 calls below; this key's own limit is far above them.
+    const created = await runCli(['keys', 'create', '--plan', 'core', '--label', 'e2e', '--rps', '100000'], { env })
     expect(created.code, created.stderr).toBe(0)
     key = created.stdout.trim().split('\n').at(-1) as string
     rpc = spawnCli(['rpc', '--config', config, '--port', '0'], { env })

@@ -12,6 +12,11 @@ describe('parseRpcArgs', () => {
       dbPool: 10,
       cacheEntries: 10_000,
       limits: defaultLimits,
+      rateLimits: true,
+      redisTimeoutMs: 200,
+      dbDeadlineMs: 250,
+      partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
+      usageFlushMs: 5000,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })
@@ -21,7 +26,9 @@ describe('parseRpcArgs', () => {
       [
         ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--cache-entries', '0'],
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
-        ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3'],
+        ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
+        ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
+        ['--usage-flush-ms', '250'],
       ].flat(),
     )
     expect(args).toEqual({
@@ -39,11 +46,16 @@ describe('parseRpcArgs', () => {
         wsPingIntervalMs: 500,
         maxWsConnectionsPerKey: 3,
       },
+      rateLimits: false,
+      redisTimeoutMs: 50,
+      dbDeadlineMs: 100,
+      partner: { timeoutMs: 300, failureThreshold: 2, cooldownMs: 400 },
+      usageFlushMs: 250,
     })
   })
 
   test('error: bad values and unknown flags', () => {
-    for (const argv of [['--port', '70000'], ['--port', '-1'], ['--workers', '0'], ['--max-batch-size', '1.5'], ['--nope'], ['x']])
+    for (const argv of [['--port', '70000'], ['--port', '-1'], ['--workers', '0'], ['--max-batch-size', '1.5'], ['--nope'], ['x'], ['--rate-limits', 'maybe']])
       expect(() => parseRpcArgs(argv)).toThrow(UsageError)
   })
 })

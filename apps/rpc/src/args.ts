@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { BaseError } from '@uncle-rpc/chain'
-import { defaultLimits, type RpcLimits } from './limits.js'
 import { defaultCacheEntries } from './cache.js'
+import { defaultLimits, type RpcLimits } from './limits.js'
+import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './partner.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -12,6 +14,12 @@ export type RpcArgs = {
   dbPool: number
   cacheEntries: number
   limits: RpcLimits
+  /** Per-key rate limits in Redis (REDIS_URL); false: none. */
+  rateLimits: boolean
+  redisTimeoutMs: number
+  dbDeadlineMs: number
+  partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
+  usageFlushMs: number
 }
 
 /** A flag has a bad value (exit code 2). */
@@ -49,12 +57,26 @@ Limits:
   --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
   --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}
   --max-ws-connections-per-key <n> open WebSockets per key → 429 at upgrade; default ${defaultLimits.maxWsConnectionsPerKey}
+Plans and rate limits (limits per plan and key: \`uncle-rpc keys plans\`, \`keys set-limits\`):
+  --rate-limits <on|off>           per-second and per-UTC-day limits per key, shared by every process
+                                   through Redis (REDIS_URL); each batch entry counts; over a limit →
+                                   429 -32005 with Retry-After; default on
+  --redis-timeout-ms <n>           longest wait for Redis; past it (or with Redis down) the process
+                                   fails open to its own per-second limits; default 200
+Failover (growth and custom plans; networks[].partnerUrl in the config):
+  --db-deadline-ms <n>             a database read with no read completing for this long (4× in all)
+                                   counts as "index unavailable"; default ${defaultDeadlineMs}
+  --partner-timeout-ms <n>         whole partner request; default ${defaultPartnerTimeoutMs}
+  --partner-failures <n>           consecutive partner failures that open its circuit; default ${defaultPartnerFailureThreshold}
+  --partner-cooldown-ms <n>        open circuit → one probe after this long; default ${defaultPartnerCooldownMs}
+  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; default 5000
   -h, --help
 
 Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
 revoked key → 401 "invalid project id", Content-Type not application/json → 415; all with a
-JSON-RPC error body. Answers carry no trailing newline.
-Environment: DATABASE_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
+JSON-RPC error body. Answers carry no trailing newline (a partner's answer is passed on as it
+came, marked X-Failover: partner).
+Environment: DATABASE_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
 `
 
 function integer(name: string, text: string | undefined, min: number, fallback: number): number {
@@ -80,6 +102,13 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'ws-idle-timeout-ms',
     'ws-ping-interval-ms',
     'max-ws-connections-per-key',
+    'rate-limits',
+    'redis-timeout-ms',
+    'db-deadline-ms',
+    'partner-timeout-ms',
+    'partner-failures',
+    'partner-cooldown-ms',
+    'usage-flush-ms',
   ] as const
   let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean | undefined }
   try {
@@ -96,6 +125,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     throw new UsageError((error as Error).message)
   }
   if (values.help) return 'help'
+  const rateLimits = values['rate-limits'] ?? 'on'
+  if (rateLimits !== 'on' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be on or off, got "${rateLimits}"`)
   const port = integer('port', values.port, 0, defaultPort)
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`)
   return {
@@ -118,5 +149,14 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
         defaultLimits.maxWsConnectionsPerKey,
       ),
     },
+    rateLimits: rateLimits === 'on',
+    redisTimeoutMs: integer('redis-timeout-ms', values['redis-timeout-ms'], 1, 200),
+    dbDeadlineMs: integer('db-deadline-ms', values['db-deadline-ms'], 1, defaultDeadlineMs),
+    partner: {
+      timeoutMs: integer('partner-timeout-ms', values['partner-timeout-ms'], 1, defaultPartnerTimeoutMs),
+      failureThreshold: integer('partner-failures', values['partner-failures'], 1, defaultPartnerFailureThreshold),
+      cooldownMs: integer('partner-cooldown-ms', values['partner-cooldown-ms'], 1, defaultPartnerCooldownMs),
+    },
+    usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, 5000),
   }
 }

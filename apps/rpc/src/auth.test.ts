@@ -37,12 +37,26 @@ function countingStore() {
 
 describe('createAuth', () => {
   test('default: keys loaded at refresh are checked synchronously', async () => {
-    const { key, row } = await createApiKey(db, { plan: 'team', label: 'a' })
+    const { key, row } = await createApiKey(db, { plan: 'team', label: 'a', rpsLimit: 7 })
     const { store, calls } = countingStore()
     const auth = createAuth({ store, logger })
     await auth.refresh()
     const result = auth.authenticate(key) as AuthResult
-    expect(result).toEqual({ ok: true, key: { keyHash: row.keyHash, plan: 'team', revoked: false } })
+    // The key's own override (7 rps) and the team plan's other limits.
+    expect(result).toEqual({
+      ok: true,
+      key: {
+        id: row.id,
+        keyHash: row.keyHash,
+        plan: 'team',
+        revoked: false,
+        requestsPerSecond: 7,
+        requestsPerDay: 2_000_000,
+        maxBatchSize: 1000,
+        failoverAllowed: false,
+        failover: false,
+      },
+    })
     expect(auth.authenticate(key)).not.toBeInstanceOf(Promise)
     expect(calls).toEqual({ find: 0, all: 1, touch: 0 })
     await auth.stop()

@@ -3,8 +3,22 @@ import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
 
-/** What the server needs to know about a key. */
-export type KeyRecord = Readonly<{ keyHash: Hex; plan: string; revoked: boolean }>
+/** What the server needs to know about a key: its plan and the limits in force (its overrides, else the plan's). */
+export type KeyRecord = Readonly<{
+  id: number
+  keyHash: Hex
+  plan: string
+  revoked: boolean
+  /** Requests (batch entries) per second, shared by every RPC process. */
+  requestsPerSecond: number
+  /** Requests (batch entries) per UTC day. */
+  requestsPerDay: number
+  maxBatchSize: number
+  /** The plan allows failover forwarding (growth, custom by default). */
+  failoverAllowed: boolean
+  /** The key's failover setting (`keys set-failover`); a request may also ask with `Enable-Failover: true`. */
+  failover: boolean
+}>
 
 /** Where keys live (the api_keys table); keys are only ever seen as their sha256. */
 export type KeyStore = {

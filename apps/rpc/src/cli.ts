@@ -22,6 +22,14 @@ function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): str
   return `rpc listening on http://${host}:${port}/v3/<API_KEY> and ws://${host}:${port}/ws/v3/<API_KEY> (networks: ${names}; workers: ${args.workers})\n`
 }
 
+/**
+ * Redis key prefix of a deployment, `uncle-rpc:<database name>` (as the indexer's queues): the
+ * processes of one deployment share rate-limit budgets, other deployments on the same Redis do not.
+ */
+export function redisPrefix(databaseUrl: string): string {
+  return `uncle-rpc:${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'}`
+}
+
 /** The cluster primary: forks the workers, stops them all on SIGINT/SIGTERM or when one dies (exit code 1). */
 async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig): Promise<number> {
   let listening = 0
@@ -66,7 +74,17 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const rpc = createRpcServer(
       { db: database.db, logger },
-      { networks: config.networks, limits: args.limits, cacheEntries: args.cacheEntries },
+      {
+        networks: config.networks,
+        limits: args.limits,
+        cacheEntries: args.cacheEntries,
+        rateLimits: args.rateLimits
+          ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
+          : undefined,
+        dbDeadlineMs: args.dbDeadlineMs,
+        partner: args.partner,
+        usageFlushMs: args.usageFlushMs,
+      },
     )
     const address = await rpc.listen(args.port, args.host)
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError, type JsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
+import type { Answer, Outcome } from './answer.js'
 import type { Auth } from './auth.js'
 import { isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
-import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
 export type HttpDeps = {
   resolver: NetworkResolver
   auth: Auth
-  handler: JsonRpcHandler<MethodContext>
+  answer: Answer
   limits: RpcLimits
   logger: Logger
 }
@@ -29,17 +29,29 @@ export function sendJson(res: ServerResponse, status: number, body: string, clos
   res.end(body)
 }
 
+/** Sends an answer: Retry-After on a 429, `X-Failover: partner` when the partner answered. */
+function sendOutcome(res: ServerResponse, { status, body, retryAfter, failover }: Outcome): void {
+  if (retryAfter === undefined && failover !== true) return sendJson(res, status, body)
+  const headers = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))]
+  if (retryAfter !== undefined) headers.push('retry-after', String(retryAfter))
+  if (failover === true) headers.push('x-failover', 'partner')
+  res.writeHead(status, headers)
+  res.end(body)
+}
+
+const failoverHeader = /^\s*true\s*$/i
+
 /**
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, notes/stack.md): returns false for anything that is not `POST …/v3/…`, which
  * then goes to the Express app. Checks in order: network (404), key (401), Content-Type (415),
- * body size (413); then one handleMessage. An all-notification batch gets 200 with an empty body.
+ * body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * batch gets 200 with an empty body.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { resolver, auth, handler, limits, logger } = deps
+  const { resolver, auth, answer, limits, logger } = deps
   const unsupportedType = transportErrorBody(-32600, 'unsupported content type: send application/json')
   const tooLarge = transportErrorBody(-32600, `request body too large: the limit is ${limits.maxBodyBytes} bytes`)
-  const options = { maxBatchSize: limits.maxBatchSize }
 
   async function serve(req: IncomingMessage, res: ServerResponse, pathNetwork: string | undefined, key: string | undefined) {
     const network: ServedNetwork | { unknown: string } =
@@ -53,8 +65,8 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return sendJson(res, 413, tooLarge, true)
     const text = await readBody(req, limits.maxBodyBytes)
     if (text === 'tooLarge') return sendJson(res, 413, tooLarge, true)
-    const answer = await handler.handle(text, { network }, options)
-    sendJson(res, 200, answer ?? '')
+    const header = req.headers['enable-failover']
+    sendOutcome(res, await answer(text, result.key, network, typeof header === 'string' && failoverHeader.test(header)))
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type ApiKeyPlan, type ApiKeyRow, apiKeyPlans, type DbOrTx, insertApiKey } from '@uncle-rpc/db'
+import { type ApiKeyPlan, type ApiKeyRow, apiKeyPlans, type DbOrTx, type InsertApiKeyParameters, insertApiKey } from '@uncle-rpc/db'
 import { hashApiKey } from './auth.js'
 
 /** Characters of a key shown in listings and logs. */
@@ -18,12 +18,11 @@ export function isApiKeyPlan(plan: string): plan is ApiKeyPlan {
   return (apiKeyPlans as readonly string[]).includes(plan)
 }
 
-/** Creates and stores a key (only its sha256 is stored); returns the key, to be shown once. */
-export async function createApiKey(
-  db: DbOrTx,
-  { plan, label }: { plan: ApiKeyPlan; label?: string | undefined },
-): Promise<{ key: string; row: ApiKeyRow }> {
+export type CreateApiKeyParameters = Omit<InsertApiKeyParameters, 'keyHash' | 'prefix'>
+
+/** Creates and stores a key (only its sha256 is stored); returns the key, to be shown once. Limits: overrides of the plan's. */
+export async function createApiKey(db: DbOrTx, parameters: CreateApiKeyParameters): Promise<{ key: string; row: ApiKeyRow }> {
   const key = generateApiKey()
-  const row = await insertApiKey(db, { keyHash: hashApiKey(key), prefix: key.slice(0, keyPrefixLength), plan, label })
+  const row = await insertApiKey(db, { ...parameters, keyHash: hashApiKey(key), prefix: key.slice(0, keyPrefixLength) })
   return { key, row }
 }

@@ -43,10 +43,11 @@ describe('uncle-rpc keys', () => {
     expect(await keys('revoke', key)).toMatchObject({ code: 0, out: `revoked key ${key.slice(0, 8)}…\n` })
     const listed = await keys('list')
     const [header, row] = listed.out.trimEnd().split('\n').map((line) => line.split('\t'))
-    expect(header).toEqual(['prefix', 'label', 'plan', 'created', 'last_used', 'revoked'])
+    expect(header).toEqual(['prefix', 'label', 'plan', 'created', 'last_used', 'revoked', 'rps', 'daily', 'batch', 'failover'])
     expect(row?.slice(0, 3)).toEqual([key.slice(0, 8), 'ci', 'growth'])
     expect(row?.[4]).toBe('-')
     expect(row?.[5]).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(row?.slice(6)).toEqual(['500', '20000000', '1000', 'off'])
     // The key itself is stored nowhere: only its prefix and hash.
     const { pool, close } = createDb({ url: database.url, max: 1 })
     const dump = await pool.query('select * from api_keys')
@@ -54,7 +55,45 @@ describe('uncle-rpc keys', () => {
     expect(JSON.stringify(dump.rows)).not.toContain(key)
   })
 
+  test('behavior: limits per key and per plan, failover, usage', async () => {
+    const created = await keys('create', '--plan', 'core', '--rps', '5', '--daily', '20', '--label', 'limits')
+    expect(created.code).toBe(0)
+    const key = created.out.trimEnd().split('\n').at(-1)!
+    const row = async () => (await keys('list')).out.split('\n').find((line) => line.startsWith(key.slice(0, 8)))!.split('\t')
+    expect((await row()).slice(6)).toEqual(['5*', '20*', '100', 'not allowed'])
+
+    expect(await keys('set-limits', key, '--rps', 'plan', '--batch', '7')).toMatchObject({
+      code: 0,
+      out: `key ${key.slice(0, 8)}…: rps the plan's, batch 7 (servers reload within 5 s)\n`,
+    })
+    expect(await keys('set-plan', key, 'growth')).toMatchObject({ code: 0 })
+    expect(await keys('set-failover', key, 'on')).toMatchObject({ code: 0 })
+    expect((await row()).slice(6)).toEqual(['500', '20*', '7*', 'on'])
+
+    const plans = await keys('plans')
+    expect(plans.out.split('\n')[0]).toBe('plan\trequests_per_second\trequests_per_day\tmax_batch_size\tfailover_allowed\tupdated')
+    expect(plans.out).toContain('core\t10\t100000\t100\tno\t')
+    const changed = await keys('set-plan-limits', 'developer', '--rps', '30', '--failover', 'on')
+    expect(changed).toMatchObject({ code: 0, out: expect.stringContaining('developer\t30\t500000\t500\tyes\t') })
+
+    const usage = await keys('usage', key, '--days', '3')
+    expect(usage).toMatchObject({ code: 0, out: 'day\trequests\terrors\tforwarded\trate_limited\ntotal\t0\t0\t0\t0\n' })
+  })
+
   test('error: bad usage and unknown keys exit 2', async () => {
+    for (const argv of [
+      ['create', '--plan', 'core', '--rps', '0'],
+      ['create', '--plan', 'core', '--failover', 'yes'],
+      ['set-limits', '0'.repeat(32), '--rps', '3'],
+      ['set-limits', '0'.repeat(32)],
+      ['set-failover', '0'.repeat(32), 'on'],
+      ['set-failover', '0'.repeat(32), 'maybe'],
+      ['set-plan-limits', 'gold', '--rps', '3'],
+      ['set-plan-limits', 'core'],
+      ['usage', '0'.repeat(32)],
+      ['plans', 'x'],
+    ])
+      expect(await keys(...argv), argv.join(' ')).toMatchObject({ code: 2 })
     expect(await keys('create')).toMatchObject({ code: 2 })
     expect(await keys('create', '--plan', 'gold')).toMatchObject({ code: 2 })
     expect(await keys('revoke', '0'.repeat(32))).toMatchObject({ code: 2, err: expect.stringContaining('no such key') })

@@ -1,20 +1,37 @@
 import { parseArgs } from 'node:util'
 import { parseEnv } from '@uncle-rpc/config'
-import { type ApiKeyRow, apiKeyPlans, createDb, type Db, listApiKeys, revokeApiKey, setApiKeyPlan } from '@uncle-rpc/db'
-import { hashApiKey } from './auth.js'
-import { createApiKey, isApiKeyPlan } from './keys.js'
+import { apiKeyPlans, createDb } from '@uncle-rpc/db'
+import { keysCommand, type KeysFlags } from './keysCommands.js'
 
 const plans = apiKeyPlans.join('|')
 const usage = `Usage: uncle-rpc keys <command>
 
-API keys of the RPC service. Only a key's sha256 is stored: a new key is shown once.
+API keys of the RPC service, their plans and limits. Only a key's sha256 is stored: a new key is
+shown once. <key> is always the full key. Servers reload keys and limits every 5 s.
 
-Commands:
-  create --plan <${plans}> [--label <text>]
-                          creates a key; prints it alone on the last line
-  list                    prefix, label, plan, created, last used, revoked (tab-separated)
-  revoke <key>            the key stops working within seconds (the servers reload keys every 5 s)
+Keys:
+  create --plan <${plans}> [--label <text>] [--rps <n>] [--daily <n>] [--batch <n>] [--failover on|off]
+                          creates a key (limits: overrides of the plan's); prints it alone on the last line
+  list                    prefix, label, plan, created, last used, revoked, then the limits in force
+                          (rps, daily, batch; a trailing * marks the key's own override) and failover
+  revoke <key>            the key stops working within seconds
   set-plan <key> <plan>   moves the key to another plan
+  set-limits <key> [--rps <n|plan>] [--daily <n|plan>] [--batch <n|plan>]
+                          sets the key's own limits; "plan" goes back to the plan's value
+  set-failover <key> on|off
+                          failover forwarding for every request of the key (only on plans that allow
+                          it: growth, custom); a request can also ask with "Enable-Failover: true"
+  usage <key> [--days <n>]
+                          requests, errors, forwarded, rate_limited per UTC day (default the last 7
+                          days), newest first, then the total; written by the servers every few seconds
+
+Plans (limits per second and per UTC day count batch entries; shared by every RPC process):
+  plans                   each plan's requests_per_second, requests_per_day, max_batch_size, failover_allowed
+  set-plan-limits <plan> [--rps <n>] [--daily <n>] [--batch <n>] [--failover on|off]
+                          changes a plan for every key on it (or: UPDATE plans SET … in SQL)
+  Defaults (migration 0003): core 10/s, 100,000/day, batch 100; developer 25/s, 500,000/day, 500;
+  team 100/s, 2,000,000/day, 1,000; growth 500/s, 20,000,000/day, 1,000, failover;
+  custom 1,000/s, 100,000,000/day, 1,000, failover.
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
 `
@@ -24,53 +41,15 @@ function usageError(message: string): number {
   return 2
 }
 
-const time = (date: Date | null) => (date === null ? '-' : date.toISOString().replace(/\.\d{3}Z$/, 'Z'))
-
-function table(rows: readonly ApiKeyRow[]): string {
-  const lines = [['prefix', 'label', 'plan', 'created', 'last_used', 'revoked']]
-  for (const k of rows)
-    lines.push([k.prefix, k.label ?? '-', k.plan, time(k.createdAt), time(k.lastUsedAt), time(k.revokedAt)])
-  return lines.map((cells) => cells.join('\t')).join('\n') + '\n'
-}
-
-async function command(db: Db, name: string, args: string[], values: { plan?: string; label?: string }): Promise<number> {
-  if (name === 'create') {
-    if (args.length > 0) return usageError(`create takes no positional arguments, got "${args[0]}"`)
-    if (values.plan === undefined || !isApiKeyPlan(values.plan)) return usageError(`create needs --plan <${plans}>`)
-    const { key, row } = await createApiKey(db, { plan: values.plan, label: values.label })
-    process.stdout.write(`created a ${row.plan} key${row.label ? ` "${row.label}"` : ''} (prefix ${row.prefix}); it is shown only once:\n${key}\n`)
-    return 0
-  }
-  if (name === 'list') {
-    if (args.length > 0) return usageError('list takes no arguments')
-    process.stdout.write(table(await listApiKeys(db)))
-    return 0
-  }
-  if (name === 'revoke') {
-    if (args.length !== 1) return usageError('revoke takes one key')
-    if (!(await revokeApiKey(db, { keyHash: hashApiKey(args[0]!) }))) return usageError('no such key')
-    process.stdout.write(`revoked key ${args[0]!.slice(0, 8)}…\n`)
-    return 0
-  }
-  if (name === 'set-plan') {
-    const [key, plan] = args
-    if (args.length !== 2 || key === undefined || plan === undefined || !isApiKeyPlan(plan))
-      return usageError(`set-plan takes a key and one of ${plans}`)
-    if (!(await setApiKeyPlan(db, { keyHash: hashApiKey(key), plan }))) return usageError('no such key')
-    process.stdout.write(`key ${key.slice(0, 8)}… is now on the ${plan} plan\n`)
-    return 0
-  }
-  return usageError(`unknown command "${name}"`)
-}
-
-/** `uncle-rpc keys <create|list|revoke|set-plan>`: exit code 2 for bad usage or an unknown key. */
+/** `uncle-rpc keys <command>` (see the usage text): exit code 2 for bad usage or an unknown key. */
 export async function run(argv: string[]): Promise<number> {
-  let parsed: { values: { plan?: string; label?: string; help?: boolean }; positionals: string[] }
+  let parsed: { values: KeysFlags & { help?: boolean }; positionals: string[] }
   try {
+    const text = { type: 'string' } as const
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { plan: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { plan: text, label: text, rps: text, daily: text, batch: text, failover: text, days: text, help: { type: 'boolean', short: 'h' } },
     })
   } catch (error) {
     return usageError((error as Error).message)
@@ -82,7 +61,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const database = createDb({ url: parseEnv(process.env).DATABASE_URL, max: 1 })
   try {
-    return await command(database.db, name, args, parsed.values)
+    const outcome = await keysCommand(database.db, name, args, parsed.values)
+    return typeof outcome === 'number' ? outcome : usageError(outcome.usageError)
   } finally {
     await database.close()
   }

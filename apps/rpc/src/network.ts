@@ -1,7 +1,10 @@
 import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
 
-/** A network this server answers for: its name (a DNS label) and the confirmation depth used for caching. */
-export type ServedNetwork = Readonly<{ name: string; confirmations: number }>
+/**
+ * A network this server answers for: its name (a DNS label), the confirmation depth used for
+ * caching and the partner provider that failover forwarding sends to, if any.
+ */
+export type ServedNetwork = Readonly<{ name: string; confirmations: number; partnerUrl?: string | undefined }>
 
 /** Picks the network of a request from the Host name or the path. */
 export type NetworkResolver = {

@@ -1,18 +1,23 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import type { Db } from '@uncle-rpc/db'
+import { addUsage, type Db } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import { createAnswer } from './answer.js'
 import { createApp, finishApp, type Readiness } from './app.js'
 import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './auth.js'
 import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './cache.js'
+import { createAnswerWithFailover } from './failover.js'
 import { createHeadTracker, type HeadTracker } from './heads.js'
 import { createHttpHandler } from './http.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
-import type { FindUncle, MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { BlockKnown, FindUncle, MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { createMethods } from './methods/index.js'
 import { createNetworkResolver, type ServedNetwork } from './network.js'
-import { createDbKeyStore, createFindUncle } from './store.js'
+import { type CreatePartnerParameters, createPartner, type Partner } from './partner.js'
+import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './rateLimit.js'
+import { createBlockKnown, createDbKeyStore, createFindUncle } from './store.js'
+import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
 import { attachWebSocket } from './ws.js'
 
 export type RpcServerDeps = {
@@ -22,6 +27,10 @@ export type RpcServerDeps = {
   keyStore?: KeyStore | undefined
   /** Default: getUncle on `db`. */
   findUncle?: FindUncle | undefined
+  /** Default: blockKnown on `db`. */
+  blockKnown?: BlockKnown | undefined
+  /** Default: addUsage on `db` (usage_daily). */
+  usageStore?: UsageStore | undefined
 }
 
 export type RpcServerOptions = {
@@ -32,6 +41,14 @@ export type RpcServerOptions = {
   /** How often the latest indexed block of each network is read. Default 2 s. */
   headsIntervalMs?: number | undefined
   auth?: CreateAuthParameters | undefined
+  /** Shared per-key limits in Redis; omitted = no rate limiting. */
+  rateLimits?: CreateRateLimiterParameters | undefined
+  /** A database read with no read completing for this long (4× in all) counts as "index unavailable" (createDeadline). Default 250 ms. */
+  dbDeadlineMs?: number | undefined
+  /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
+  partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
+  /** How often usage is written to usage_daily. Default 5 s. */
+  usageFlushMs?: number | undefined
 }
 
 export type RpcServer = {
@@ -39,9 +56,13 @@ export type RpcServer = {
   cache: AnswerCache
   auth: Auth
   heads: HeadTracker
+  usage: UsageRecorder
+  limiter: RateLimiter | undefined
+  /** The partner of each network that names one. */
+  partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
   listen(port: number, host: string): Promise<AddressInfo>
-  /** Stops accepting, closes WebSockets and idle connections (busy ones after 5 s), flushes key usage. Does not close `db`. */
+  /** Stops accepting, closes WebSockets and idle connections (busy ones after 5 s), flushes key usage, closes Redis. Does not close `db`. */
   close(): Promise<void>
 }
 
@@ -57,7 +78,25 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const cache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
   const heads = createHeadTracker({ db, logger }, { networks: networkNames, intervalMs: options.headsIntervalMs })
   const auth = createAuth({ store: deps.keyStore ?? createDbKeyStore(db), logger }, options.auth)
-  const methods = createMethods({ findUncle: deps.findUncle ?? createFindUncle(db), cache, latest: heads.latest })
+  let localFailures = 0
+  let lastFailureLog = 0
+  // Note: one line per 10 s at most while the database fails, not one per request.
+  const onLocalFailure = (error: unknown) => {
+    localFailures++
+    const now = Date.now()
+    if (now - lastFailureLog < 10_000) return
+    logger.warn({ msg: 'database read failed or missed its deadline', error: (error as Error).message, failures_since_last_line: localFailures })
+    lastFailureLog = now
+    localFailures = 0
+  }
+  const methods = createMethods({
+    findUncle: deps.findUncle ?? createFindUncle(db),
+    blockKnown: deps.blockKnown ?? createBlockKnown(db),
+    cache,
+    latest: heads.latest,
+    deadlineMs: options.dbDeadlineMs,
+    onLocalFailure,
+  })
   const handler = createJsonRpcHandler<MethodContext>({
     methods,
     maxBatchSize: limits.maxBatchSize,
@@ -81,11 +120,28 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     }
   }
 
+  const partners = new Map<string, Partner>()
+  for (const network of options.networks)
+    if (network.partnerUrl !== undefined) partners.set(network.name, createPartner({ logger }, { ...options.partner, url: network.partnerUrl, name: network.name }))
+  const limiter = options.rateLimits === undefined ? undefined : createRateLimiter({ logger }, options.rateLimits)
+  const usage = createUsageRecorder(
+    { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
+    { flushIntervalMs: options.usageFlushMs },
+  )
+  const answer = createAnswer({
+    handler,
+    answerWithFailover: createAnswerWithFailover({ handler }),
+    partnerFor: (network) => partners.get(network.name),
+    limiter,
+    usage,
+    limits,
+  })
+
   const app = createApp({ readiness })
   const server = createServer()
-  const ws = attachWebSocket({ resolver, auth, handler, limits, logger }, app, server)
+  const ws = attachWebSocket({ resolver, auth, answer, limits, logger }, app, server)
   finishApp(app, logger)
-  const rpc = createHttpHandler({ resolver, auth, handler, limits, logger })
+  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
   server.on('request', (req, res) => {
     if (!rpc(req, res)) app(req, res)
   })
@@ -95,8 +151,13 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     cache,
     auth,
     heads,
+    usage,
+    limiter,
+    partners,
     async listen(port, host) {
       await auth.refresh()
+      if (limiter !== undefined && !(await limiter.ready(2000)))
+        logger.error({ msg: 'rate limiting: Redis not reachable at start; per-process limits until it is' })
       // Note: a failed first read is not fatal: the tracker retries and /ready reports it.
       await heads.refresh().catch((error: unknown) =>
         logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
@@ -120,6 +181,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         setTimeout(() => server.closeAllConnections(), 5000).unref()
       })
       await auth.stop()
+      await usage.stop()
+      await limiter?.close()
     },
   }
 }

@@ -1,6 +1,6 @@
-import { type Db, findApiKey, getUncle, listApiKeys, touchApiKeys } from '@uncle-rpc/db'
+import { blockKnown, type Db, findKeyPolicy, getUncle, type KeyPolicyRow, listKeyPolicies, touchApiKeys } from '@uncle-rpc/db'
 import type { KeyRecord, KeyStore } from './auth.js'
-import type { FindUncle } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { BlockKnown, FindUncle } from './methods/eth_getUncleByBlockHashAndIndex.js'
 
 /** The uncle lookup on Postgres: getUncle (one named prepared statement on the primary key). */
 export function createFindUncle(db: Db): FindUncle {
@@ -12,19 +12,20 @@ export function createFindUncle(db: Db): FindUncle {
   }
 }
 
-/** API keys from the api_keys table. */
+/** Whether a block is indexed: one primary-key read (blockKnown). */
+export function createBlockKnown(db: Db): BlockKnown {
+  return (params) => blockKnown(db, params)
+}
+
+/** API keys from the api_keys table, with the limits of their plan (plans) unless overridden. */
 export function createDbKeyStore(db: Db): KeyStore {
-  const record = (row: { keyHash: KeyRecord['keyHash']; plan: string; revokedAt: Date | null }): KeyRecord => ({
-    keyHash: row.keyHash,
-    plan: row.plan,
-    revoked: row.revokedAt !== null,
-  })
+  const record = ({ revokedAt, ...row }: KeyPolicyRow): KeyRecord => ({ ...row, revoked: revokedAt !== null })
   return {
     async find(keyHash) {
-      const row = await findApiKey(db, { keyHash })
+      const row = await findKeyPolicy(db, { keyHash })
       return row === null ? null : record(row)
     },
-    all: async () => (await listApiKeys(db)).map(record),
+    all: async () => (await listKeyPolicies(db)).map(record),
     touch: (keyHashes, at) => touchApiKeys(db, { keyHashes, at }),
   }
 }

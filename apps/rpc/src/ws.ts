@@ -1,29 +1,29 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import type { JsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import type { Express } from 'express'
 import expressWs from 'express-ws'
 import type WebSocket from 'ws'
+import type { Answer } from './answer.js'
 import type { Auth } from './auth.js'
 import { type RpcLimits, transportErrorBody } from './limits.js'
-import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
-export type WsDeps = { resolver: NetworkResolver; auth: Auth; handler: JsonRpcHandler<MethodContext>; limits: RpcLimits; logger: Logger }
+export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; limits: RpcLimits; logger: Logger }
 
 const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 const jsonHeaders = { 'Content-Type': 'application/json' }
 type Refusal = { status: number; body: string }
-type Accepted = { network: ServedNetwork; keyHash: Hex }
+type Accepted = { network: ServedNetwork; keyHash: Hex; key: string }
 
 /**
  * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key and
  * network are checked in ws's verifyClient, so a bad one is refused with an HTTP status before the
- * handshake. Each message is one handleMessage call, answered on the same socket.
+ * handshake. Each message goes through answer() (rate limits, failover by key setting — there are
+ * no per-message headers —, the handler) and is answered on the same socket.
  */
 export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void> } {
-  const { resolver, auth, handler, limits, logger } = deps
+  const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: transportErrorBody(-32601, 'not found: WebSocket endpoints are /ws/v3/<API_KEY>') }
@@ -41,7 +41,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     const result = await auth.authenticate(match[2])
     if (!result.ok) return result
     if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
-    return { network, keyHash: result.key.keyHash }
+    return { network, keyHash: result.key.keyHash, key: match[2]! }
   }
 
   const instance = expressWs(app, server, {
@@ -72,8 +72,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   function onConnection(ws: WebSocket, req: IncomingMessage) {
     const state = accepted.get(req)
     if (state === undefined) return ws.close(1011)
-    const { keyHash } = state
-    const context: MethodContext = { network: state.network }
+    const { keyHash, network, key } = state
     connections.set(keyHash, (connections.get(keyHash) ?? 0) + 1)
     lastSeen.set(ws, Date.now())
     ws.on('close', () => {
@@ -87,12 +86,23 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     ws.on('message', (data) => {
       lastSeen.set(ws, Date.now())
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
-      handler.handle(text, context, { maxBatchSize: limits.maxBatchSize }).then(
-        (answer) => {
-          if (answer !== undefined && ws.readyState === ws.OPEN) ws.send(answer)
-        },
-        (error: unknown) => logger.error({ msg: 'WebSocket message failed', error: (error as Error).message }),
-      )
+      // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
+      Promise.resolve(auth.authenticate(key))
+        .then((checked) => {
+          if (!checked.ok) {
+            if (ws.readyState === ws.OPEN) ws.send(checked.body)
+            ws.close(1008, 'invalid project id')
+            return undefined
+          }
+          return answer(text, checked.key, network, false)
+        })
+        .then(
+          (outcome) => {
+            // Note: a refused message (-32005) is answered like any other; the socket stays open.
+            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
+          },
+          (error: unknown) => logger.error({ msg: 'WebSocket message failed', error: (error as Error).message }),
+        )
     })
   }
   instance.app.ws('/ws/v3/:key', (ws, req) => onConnection(ws, req))

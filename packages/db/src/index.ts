@@ -13,6 +13,11 @@ export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './mig
 export { migrateDatabase, migrationsFolder } from './migrate.js'
 export type { ApiKeyRow, InsertApiKeyParameters } from './queries/apiKeys.js'
 export { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, touchApiKeys } from './queries/apiKeys.js'
+export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './queries/plans.js'
+export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './queries/plans.js'
+export type { UsageDelta, UsageRow } from './queries/usage.js'
+export { addUsage, listUsage } from './queries/usage.js'
+export { blockKnown } from './queries/blockKnown.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
 export type { TableChecksums } from './queries/checksums.js'
@@ -37,6 +42,18 @@ export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js
 export { countUncles, getUncle } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export type { ApiKeyPlan } from './schema.js'
-export { apiKeyPlans, apiKeys, blocks, blocksHex, indexedRanges, networks, reorgs, uncles, unclesHex } from './schema.js'
+export {
+  apiKeyPlans,
+  apiKeys,
+  blocks,
+  blocksHex,
+  indexedRanges,
+  networks,
+  plans,
+  reorgs,
+  uncles,
+  unclesHex,
+  usageDaily,
+} from './schema.js'
 export type { CreateTestDatabaseParameters, TestDatabase } from './testing.js'
 export { createTestDatabase } from './testing.js'

@@ -36,9 +36,11 @@ describe('migrateDatabase', () => {
       'blocks_hex:v',
       'indexed_ranges:r',
       'networks:r',
+      'plans:r',
       'reorgs:r',
       'uncles:r',
       'uncles_hex:v',
+      'usage_daily:r',
     ])
   })
 

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   foreignKey,
   index,
   integer,
@@ -128,6 +129,30 @@ export const apiKeyPlans = ['core', 'developer', 'team', 'growth', 'custom'] as 
 export type ApiKeyPlan = (typeof apiKeyPlans)[number]
 
 /**
+ * The plans and their limits (seeded by migration 0003; operators change them with SQL or
+ * `uncle-rpc keys set-plan-limits`). A key may override the first three (api_keys.*_limit).
+ */
+export const plans = pgTable(
+  'plans',
+  {
+    name: text('name').$type<ApiKeyPlan>().primaryKey(),
+    /** Requests (batch entries) per second, shared by every RPC process through Redis. */
+    requestsPerSecond: integer('requests_per_second').notNull(),
+    /** Requests (batch entries) per UTC day. */
+    requestsPerDay: bigint('requests_per_day', { mode: 'number' }).notNull(),
+    /** Most entries in one batch. */
+    maxBatchSize: integer('max_batch_size').notNull(),
+    /** Whether keys on the plan may use failover forwarding to a network's partner. */
+    failoverAllowed: boolean('failover_allowed').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('plans_name_check', sql`${t.name} in ('core', 'developer', 'team', 'growth', 'custom')`),
+    check('plans_limits_check', sql`${t.requestsPerSecond} > 0 and ${t.requestsPerDay} > 0 and ${t.maxBatchSize} > 0`),
+  ],
+)
+
+/**
  * API keys of the RPC service. Only the sha256 of a key is stored (the key is shown once, when
  * created); `prefix` (its first 8 characters) lets people tell keys apart. Revoked keys stay.
  */
@@ -143,18 +168,47 @@ export const apiKeys = pgTable(
     /** Written in batches by the RPC service (about once a minute per key), not per request. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Per-key overrides of the plan's limits; null = the plan's. */
+    rpsLimit: integer('rps_limit'),
+    dailyLimit: bigint('daily_limit', { mode: 'number' }),
+    batchLimit: integer('batch_limit'),
+    /** Failover forwarding on for every request of the key (only effective if the plan allows it). */
+    failover: boolean('failover').notNull().default(false),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     // Note: keep in step with apiKeyPlans (a test checks that they agree).
     check('api_keys_plan_check', sql`${t.plan} in ('core', 'developer', 'team', 'growth', 'custom')`),
+    check(
+      'api_keys_limits_check',
+      sql`coalesce(${t.rpsLimit}, 1) > 0 and coalesce(${t.dailyLimit}, 1) > 0 and coalesce(${t.batchLimit}, 1) > 0`,
+    ),
+    foreignKey({ columns: [t.plan], foreignColumns: [plans.name], name: 'api_keys_plan_plans_fk' }),
   ],
 )
 
-const hex = (column: unknown) => sql<string>`'0x' || encode(${column}, 'hex')`
-// Note: to_timestamp fails past year 294276 and one bad row would break every query on the
-// view, so timestamps past 9999-12-31 show as null `time` (the raw `timestamp` stays).
-const time = (column: unknown) => sql<Date | null>`case when ${column} <= 253402300799 then to_timestamp(${column}) end`
+/**
+ * Usage per key per UTC day, added to in batches by every RPC process (upserts every few
+ * seconds, not per request). Each batch entry counts as one request.
+ */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Calls received with a valid key (refused ones included). */
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    /** Calls answered with a JSON-RPC error (rate-limited ones included). */
+    errors: bigint('errors', { mode: 'number' }).notNull().default(0),
+    /** Calls answered by the network's failover partner. */
+    forwarded: bigint('forwarded', { mode: 'number' }).notNull().default(0),
+    /** Calls refused for the per-second or daily limit (-32005). */
+    rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+)
 
 /**
  * Reorgs the indexer applied, one row each: the heights `[from_block, to_block]` whose canonical
@@ -184,6 +238,11 @@ export const reorgs = pgTable(
     check('reorgs_order_check', sql`${t.fromBlock} <= ${t.toBlock} and ${t.depth} > 0`),
   ],
 )
+
+const hex = (column: unknown) => sql<string>`'0x' || encode(${column}, 'hex')`
+// Note: to_timestamp fails past year 294276 and one bad row would break every query on the
+// view, so timestamps past 9999-12-31 show as null `time` (the raw `timestamp` stays).
+const time = (column: unknown) => sql<Date | null>`case when ${column} <= 253402300799 then to_timestamp(${column}) end`
 
 /** `blocks` for people: hashes and addresses as `0x…` text, `time` as timestamptz. */
 export const blocksHex = pgView('blocks_hex').as((qb) =>

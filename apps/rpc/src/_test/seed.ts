@@ -11,11 +11,12 @@ export const paramCases = 'derived/geth_param_validation_cases.json'
 
 type FixtureBlock = { header: unknown; totalDifficulty: Hex; uncles: unknown[] }
 
-/** Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191. */
-export async function seedMainnetUncles(db: Db, network = 'mainnet'): Promise<{ blocks: number; uncles: number }> {
+/** Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191 (or of 0..maxBlock). */
+export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 8191): Promise<{ blocks: number; uncles: number }> {
   await registerNetwork(db, { name: network, chainId: 1n })
   const fixture = readFixtureJson<{ blocks: FixtureBlock[] }>(mainnetBlocksFixture)
-  const blocks = fixture.blocks.map((b) => ({
+  const within = fixture.blocks.filter((b) => Number(BigInt((b.header as { number: Hex }).number)) <= maxBlock)
+  const blocks = within.map((b) => ({
     header: headerFromRpc(b.header),
     totalDifficulty: BigInt(b.totalDifficulty),
     uncles: b.uncles.map((u) => headerFromRpc(u)),

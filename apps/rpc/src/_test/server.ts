@@ -12,7 +12,7 @@ import { seedMainnetUncles } from './seed.js'
 export type TestEnv = {
   database: TestDatabase
   db: Db
-  /** A valid `core` key. */
+  /** A valid `team` key (batches up to 1,000; no rate limits unless the server is given a limiter). */
   key: string
   close: () => Promise<void>
 }
@@ -22,7 +22,7 @@ export async function createTestEnv(): Promise<TestEnv> {
   const database = await createTestDatabase()
   const { db, close } = createDb({ url: database.url, max: 4 })
   await seedMainnetUncles(db)
-  const { key } = await createApiKey(db, { plan: 'core', label: 'tests' })
+  const { key } = await createApiKey(db, { plan: 'team', label: 'tests' })
   return {
     database,
     db,

@@ -1,6 +1,14 @@
 import { type HashedHeader, type Hex, toRpcUncle } from '@uncle-rpc/chain'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from '../cache.js'
+import {
+  createDeadline,
+  createReadGate,
+  type FailoverPolicy,
+  type ForwardCall,
+  IndexUnavailableError,
+  ReadsPausedError,
+} from '../failoverPolicy.js'
 import type { ServedNetwork } from '../network.js'
 
 /** A stored uncle with its RLP `size` and the number of the block that includes it. */
@@ -9,15 +17,29 @@ export type FoundUncle = { uncle: HashedHeader & { size: number }; blockNumber: 
 /** The storage lookup behind the method: one primary-key read. */
 export type FindUncle = (params: { network: string; blockHash: Hex; index: number }) => Promise<FoundUncle | null>
 
+/** Whether the block with this hash is indexed (a known block makes a null answer authoritative). */
+export type BlockKnown = (params: { network: string; blockHash: Hex }) => Promise<boolean>
+
 export type UncleMethodDeps = {
   findUncle: FindUncle
+  /** Asked only for keys whose calls may be forwarded; without it a null answer is taken as authoritative. */
+  blockKnown?: BlockKnown | undefined
   cache: AnswerCache
   /** Latest indexed block of a network, or null when unknown. */
   latest: (network: string) => bigint | null
+  /** A database read fails after this long without any read completing (4× in all); see createDeadline. Default 250 ms. */
+  deadlineMs?: number | undefined
+  /** Told about every failed or late database read (the caller rate-limits its logging). */
+  onLocalFailure?: ((error: unknown) => void) | undefined
 }
 
-/** What every method receives from the transport: the network the request was addressed to. */
-export type MethodContext = { network: ServedNetwork }
+/**
+ * What every method receives from the transport: the network the request was addressed to and,
+ * per key, what to do when the index cannot answer (no policy: the failure is an internal error).
+ */
+export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy | undefined }
+
+export const defaultDeadlineMs = 250
 
 // Note: the uncles table keys `index` as smallint; a larger index can never match (geth: null).
 const maxStoredIndex = 32767n
@@ -31,10 +53,14 @@ export function serializeUncle(uncle: HashedHeader & { size: number }): string {
  * `eth_getUncleByBlockHashAndIndex(blockHash, index)`: params decoded as geth does (-32602 with
  * its messages), `null` when the block or index is unknown. Found answers from blocks at least
  * `confirmations` below the network's latest indexed block are cached; null answers never are
- * (the block may be indexed later).
+ * (the block may be indexed later). A failed or late database read throws the context's
+ * IndexUnavailableError; with a `forward` policy, it and a null for an unindexed block are recorded for the partner.
  */
 export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
-  const { findUncle, cache, latest } = deps
+  const { findUncle, blockKnown, cache, latest, deadlineMs = defaultDeadlineMs, onLocalFailure } = deps
+  const withDeadline = createDeadline(deadlineMs)
+  const gate = createReadGate({ cooldownMs: Math.max(1000, 4 * deadlineMs) })
+  const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when settled.
   const inFlight = new Map<string, Promise<string | null>>()
@@ -48,20 +74,58 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     return json
   }
 
-  return async (params: unknown, { network }: MethodContext): Promise<RawJson | null> => {
+  const forwardCall = (blockHash: Hex, index: bigint): ForwardCall => ({
+    method: 'eth_getUncleByBlockHashAndIndex',
+    params: [blockHash, `0x${index.toString(16)}`],
+  })
+
+  /** The index could not answer: forward (when the policy says so) and return the policy's error to throw. */
+  function unavailable(failover: FailoverPolicy | undefined, blockHash: Hex, index: bigint, error: unknown): unknown {
+    onLocalFailure?.(error)
+    if (failover === undefined) return error
+    if (failover.kind === 'forward') failover.need(forwardCall(blockHash, index))
+    return new IndexUnavailableError(failover.kind, { cause: error })
+  }
+
+  /** A null answer stands unless the call may be forwarded and the block is not indexed. */
+  async function checkNull(context: MethodContext, blockHash: Hex, index: bigint): Promise<null> {
+    const { failover } = context
+    if (failover?.kind !== 'forward' || blockKnown === undefined) return null
+    if (!gate.admit()) throw unavailable(failover, blockHash, index, paused)
+    let known: boolean
+    try {
+      known = await withDeadline(blockKnown({ network: context.network.name, blockHash }))
+      gate.succeeded()
+    } catch (error) {
+      gate.failed()
+      throw unavailable(failover, blockHash, index, error)
+    }
+    if (!known) failover.need(forwardCall(blockHash, index))
+    return null
+  }
+
+  return async (params: unknown, context: MethodContext): Promise<RawJson | null> => {
     const [blockHash, index] = positionalParams<[Hex, bigint]>(params, [decodeHash, decodeUint])
-    if (index > maxStoredIndex) return null
-    const key = answerKey(network.name, blockHash, index)
+    if (index > maxStoredIndex) return checkNull(context, blockHash, index)
+    const key = answerKey(context.network.name, blockHash, index)
     const cached = cache.get(key)
     if (cached !== undefined) return rawJson(cached)
     let pending = inFlight.get(key)
     if (pending === undefined) {
-      pending = lookup(key, network, blockHash, Number(index))
+      if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
+      pending = lookup(key, context.network, blockHash, Number(index))
       inFlight.set(key, pending)
       const settled = () => inFlight.delete(key)
       pending.then(settled, settled)
     }
-    const json = await pending
-    return json === null ? null : rawJson(json)
+    let json: string | null
+    try {
+      json = await withDeadline(pending)
+      gate.succeeded()
+    } catch (error) {
+      gate.failed()
+      throw unavailable(context.failover, blockHash, index, error)
+    }
+    return json === null ? checkNull(context, blockHash, index) : rawJson(json)
   }
 }

@@ -6,13 +6,34 @@ import { type ApiKeyPlan, apiKeys } from '../schema.js'
 /** One api_keys row. */
 export type ApiKeyRow = typeof apiKeys.$inferSelect
 
-export type InsertApiKeyParameters = { keyHash: Hex; prefix: string; plan: ApiKeyPlan; label?: string | undefined }
+export type InsertApiKeyParameters = {
+  keyHash: Hex
+  prefix: string
+  plan: ApiKeyPlan
+  label?: string | undefined
+  /** Overrides of the plan's limits (undefined/null = the plan's). */
+  rpsLimit?: number | null | undefined
+  dailyLimit?: number | null | undefined
+  batchLimit?: number | null | undefined
+  /** Failover forwarding on for every request (effective only on a plan that allows it). Default false. */
+  failover?: boolean | undefined
+}
 
 /** Stores a new key (its hash only). Throws if the hash is already stored (Postgres unique violation). */
-export async function insertApiKey(db: DbOrTx, { keyHash, prefix, plan, label }: InsertApiKeyParameters): Promise<ApiKeyRow> {
+export async function insertApiKey(db: DbOrTx, parameters: InsertApiKeyParameters): Promise<ApiKeyRow> {
+  const { keyHash, prefix, plan, label, rpsLimit, dailyLimit, batchLimit, failover } = parameters
   const [row] = await db
     .insert(apiKeys)
-    .values({ keyHash, prefix, plan, label: label ?? null })
+    .values({
+      keyHash,
+      prefix,
+      plan,
+      label: label ?? null,
+      rpsLimit: rpsLimit ?? null,
+      dailyLimit: dailyLimit ?? null,
+      batchLimit: batchLimit ?? null,
+      failover: failover ?? false,
+    })
     .returning()
   return row!
 }

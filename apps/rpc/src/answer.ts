@@ -1,0 +1,124 @@
+import { errorResponse, type JsonRpcHandler, JsonRpcError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
+import type { KeyRecord } from './auth.js'
+import type { AnswerWithFailover } from './failover.js'
+import type { FailoverPolicy } from './failoverPolicy.js'
+import type { RpcLimits } from './limits.js'
+import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { ServedNetwork } from './network.js'
+import type { Partner } from './partner.js'
+import type { RateLimiter, RateVerdict } from './rateLimit.js'
+import type { UsageRecorder } from './usage.js'
+
+/** What to send back for one message: HTTP status, body ('' = none) and the extra headers. */
+export type Outcome = {
+  status: number
+  body: string
+  /** Seconds for Retry-After (429 only). */
+  retryAfter?: number | undefined
+  /** The partner answered at least one call (X-Failover: partner). */
+  failover?: boolean | undefined
+}
+
+/** Answers one message (an HTTP body or a WebSocket message) for an authenticated key. */
+export type Answer = (text: string, key: KeyRecord, network: ServedNetwork, enableFailover: boolean) => Promise<Outcome>
+
+export type AnswerDeps = {
+  handler: JsonRpcHandler<MethodContext>
+  answerWithFailover: AnswerWithFailover
+  /** The network's partner (its partnerUrl), if any. */
+  partnerFor: (network: ServedNetwork) => Partner | undefined
+  /** Absent: no rate limits. */
+  limiter?: RateLimiter | undefined
+  usage: UsageRecorder
+  limits: RpcLimits
+}
+
+/** The -32005 body for a refused message (id of a single request, else null). */
+export function rateLimitedBody(rawId: string, verdict: RateVerdict & { ok: false }): string {
+  const error =
+    verdict.kind === 'rps'
+      ? new JsonRpcError(-32005, 'project ID request rate exceeded', {
+          data: { current_rps: verdict.currentRps, allowed_rps: verdict.allowedRps, backoff_seconds: verdict.retryAfterSeconds },
+        })
+      : new JsonRpcError(-32005, 'daily request count exceeded, request rate limited', {
+          data: { allowed_daily: verdict.allowedDaily, backoff_seconds: verdict.retryAfterSeconds },
+        })
+  return errorResponse(rawId, error)
+}
+
+// Note: every error object we write starts with this text and no result can hold it unescaped
+// (a quote inside a JSON string is \"), so counting it counts error answers.
+const errorMarker = '"error":{'
+
+/** Number of JSON-RPC error objects in a response body. */
+export function countErrors(body: string | undefined): number {
+  if (body === undefined) return 0
+  let n = 0
+  for (let at = body.indexOf(errorMarker); at !== -1; at = body.indexOf(errorMarker, at + errorMarker.length)) n++
+  return n
+}
+
+const policies = {
+  'not-allowed': { kind: 'not-allowed' },
+  off: { kind: 'off' },
+  'no-partner': { kind: 'no-partner' },
+} as const satisfies Record<string, FailoverPolicy>
+
+/**
+ * The per-message flow shared by HTTP and WebSocket: parse; cost = batch entries (1 for a single
+ * call, an unparseable body, an empty or too large batch); rate limits (429); then the handler,
+ * or forwarding when the key's plan allows failover, it is on (key setting or `Enable-Failover`)
+ * and the network has a partner; usage is counted in memory.
+ */
+export function createAnswer(deps: AnswerDeps): Answer {
+  const { handler, answerWithFailover, partnerFor, limiter, usage, limits } = deps
+  // Contexts without per-request state, made once per network and policy.
+  const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()
+  const contextsFor = (network: ServedNetwork) => {
+    let byPolicy = contexts.get(network.name)
+    if (byPolicy === undefined) {
+      byPolicy = {
+        'not-allowed': { network, failover: policies['not-allowed'] },
+        off: { network, failover: policies.off },
+        'no-partner': { network, failover: policies['no-partner'] },
+      }
+      contexts.set(network.name, byPolicy)
+    }
+    return byPolicy
+  }
+
+  function costOf(message: ParsedMessage, maxBatchSize: number): number {
+    if (message.kind !== 'batch') return 1
+    const n = message.entries.length
+    return n === 0 || n > maxBatchSize ? 1 : n
+  }
+
+  return async (text, key, network, enableFailover) => {
+    const message = parseMessage(text)
+    const maxBatchSize = Math.min(limits.maxBatchSize, key.maxBatchSize)
+    const cost = costOf(message, maxBatchSize)
+    if (limiter !== undefined) {
+      const taken = limiter.take(key, cost)
+      const verdict = taken instanceof Promise ? await taken : taken
+      if (!verdict.ok) {
+        usage.add(key.id, cost, cost, 0, cost)
+        const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
+        return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
+      }
+    }
+    const options = { maxBatchSize }
+    if (key.failoverAllowed && (key.failover || enableFailover)) {
+      const partner = partnerFor(network)
+      if (partner !== undefined) {
+        const { body, forwarded } = await answerWithFailover(message, network, partner, options)
+        usage.add(key.id, cost, countErrors(body), forwarded, 0)
+        return { status: 200, body: body ?? '', failover: forwarded > 0 }
+      }
+    }
+    const byPolicy = contextsFor(network)
+    const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
+    const body = await handler.handleMessage(message, context, options)
+    usage.add(key.id, cost, countErrors(body), 0, 0)
+    return { status: 200, body: body ?? '' }
+  }
+}

@@ -1,0 +1,106 @@
+import { errorResponse, goJsonStringify, type HandleOptions, type JsonRpcHandler, JsonRpcError, type ParsedMessage } from '@uncle-rpc/jsonrpc'
+import type { FailoverPolicy, ForwardCall } from './failoverPolicy.js'
+import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { ServedNetwork } from './network.js'
+import { type Partner, PartnerUnavailableError } from './partner.js'
+
+/** A message answered with forwarding on: the body (undefined: none) and how many calls the partner answered. */
+export type ForwardedAnswer = { body: string | undefined; forwarded: number }
+
+export type AnswerWithFailover = (
+  message: ParsedMessage,
+  network: ServedNetwork,
+  partner: Partner,
+  options: HandleOptions,
+) => Promise<ForwardedAnswer>
+
+/** -32603 for a call that needed the partner when the partner could not answer. */
+export function partnerUnavailableError(error: unknown): JsonRpcError {
+  const reason = error instanceof PartnerUnavailableError ? error.reason : 'network'
+  return new JsonRpcError(
+    -32603,
+    'the index cannot answer this call authoritatively and the failover partner is unavailable right now; try again later',
+    { data: { reason } },
+  )
+}
+
+/** One JSON-RPC call as sent to the partner: the caller's id (or ours in a batch), the normalized params, nothing else. */
+function callText(rawId: string, call: ForwardCall): string {
+  return '{"jsonrpc":"2.0","id":' + rawId + ',"method":' + JSON.stringify(call.method) + ',"params":' + JSON.stringify(call.params) + '}'
+}
+
+/** The partner's answer to one call of our batch, rewritten with the caller's id; null when missing or malformed. */
+function rebuild(rawId: string, item: unknown): string | null {
+  if (typeof item !== 'object' || item === null) return null
+  const answer = item as Record<string, unknown>
+  if (Object.hasOwn(answer, 'result')) return '{"jsonrpc":"2.0","id":' + rawId + ',"result":' + (goJsonStringify(answer.result) ?? 'null') + '}'
+  if (typeof answer.error === 'object' && answer.error !== null)
+    return '{"jsonrpc":"2.0","id":' + rawId + ',"error":' + goJsonStringify(answer.error) + '}'
+  return null
+}
+
+/**
+ * Answers a message for a key with failover on. Every call first runs locally with a `forward`
+ * policy; the calls the index could not answer authoritatively go to the partner:
+ * - a single call is sent with the caller's id and the partner's body is returned as is;
+ * - in a batch, only those entries go, as one batch with ids 0…n−1; each answer is put back in
+ *   its entry's place with the caller's id (result/error re-serialized), the rest stay local.
+ * A partner failure turns just those calls into -32603 errors (partnerUnavailableError).
+ * Notifications are never forwarded.
+ */
+export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<MethodContext> }): AnswerWithFailover {
+  async function single(message: ParsedMessage & { kind: 'single' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
+    let needed: ForwardCall | undefined
+    const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed = call) }
+    const local = await handler.handleMessage(message, { network, failover }, options)
+    const rawId = message.entry.rawId
+    if (needed === undefined || rawId === undefined || local === undefined) return { body: local, forwarded: 0 }
+    try {
+      return { body: await partner.send(callText(rawId, needed)), forwarded: 1 }
+    } catch (error) {
+      return { body: errorResponse(rawId, partnerUnavailableError(error)), forwarded: 0 }
+    }
+  }
+
+  async function batch(message: ParsedMessage & { kind: 'batch' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
+    const { entries } = message
+    const limit = options.maxBatchSize ?? Number.POSITIVE_INFINITY
+    if (entries.length === 0 || entries.length > limit)
+      return { body: await handler.handleMessage(message, { network }, options), forwarded: 0 }
+    const needed: (ForwardCall | undefined)[] = new Array<ForwardCall | undefined>(entries.length)
+    const answers = await Promise.all(
+      entries.map((entry, i) => {
+        const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed[i] = call) }
+        return handler.handleMessage({ kind: 'single', entry }, { network, failover }, options)
+      }),
+    )
+    const forward = answers.flatMap((answer, i) => (needed[i] !== undefined && answer !== undefined && entries[i]!.rawId !== undefined ? [i] : []))
+    let forwarded = 0
+    if (forward.length > 0) {
+      let items: unknown[] | Error
+      try {
+        const text = await partner.send('[' + forward.map((i, k) => callText(String(k), needed[i]!)).join(',') + ']')
+        const parsed: unknown = JSON.parse(text)
+        items = Array.isArray(parsed) ? parsed : new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })
+      } catch (error) {
+        items = error as Error
+      }
+      const byId = new Map<unknown, unknown>()
+      if (!(items instanceof Error)) for (const item of items) byId.set((item as { id?: unknown } | null)?.id, item)
+      forward.forEach((i, k) => {
+        const rawId = entries[i]!.rawId!
+        const rebuilt = items instanceof Error ? null : rebuild(rawId, byId.get(k))
+        if (rebuilt !== null) forwarded++
+        answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
+      })
+    }
+    const body = answers.filter((answer) => answer !== undefined)
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', forwarded }
+  }
+
+  return (message, network, partner, options) => {
+    if (message.kind === 'single') return single(message, network, partner, options)
+    if (message.kind === 'batch') return batch(message, network, partner, options)
+    return handler.handleMessage(message, { network }, options).then((body) => ({ body, forwarded: 0 }))
+  }
+}

@@ -1,0 +1,261 @@
+import { BaseError } from '@uncle-rpc/chain'
+import type { Logger } from '@uncle-rpc/config'
+import { Redis } from 'ioredis'
+import type { KeyRecord } from './auth.js'
+import { decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
+
+/** The outcome of taking requests from a key's budgets. */
+export type RateVerdict =
+  | { ok: true }
+  | { ok: false; kind: 'rps'; currentRps: number; allowedRps: number; retryAfterSeconds: number }
+  | { ok: false; kind: 'daily'; allowedDaily: number; retryAfterSeconds: number }
+
+type Refusal = RateVerdict & { ok: false }
+const admitted: RateVerdict = Object.freeze({ ok: true })
+
+/** Per-second and per-UTC-day limits per key, shared through Redis by every RPC process. */
+export type RateLimiter = {
+  /** Takes `cost` requests (batch entries) from the key's budgets: a verdict now, or after one Redis round trip. */
+  take(key: KeyRecord, cost: number): RateVerdict | Promise<RateVerdict>
+  /** Resolves true once Redis is connected, false after `ms` (the limiter then starts failing open). */
+  ready(ms: number): Promise<boolean>
+  close(): Promise<void>
+}
+
+export type CreateRateLimiterParameters = {
+  redisUrl: string
+  /** Prefix of every Redis key, e.g. `uncle-rpc:<database name>`: processes sharing it share budgets. */
+  prefix: string
+  /** Longest wait for a Redis reply; past it the request is decided by the local fallback. Default 200 ms. */
+  commandTimeoutMs?: number | undefined
+  /** Back-off after a Redis failure (doubling up to maxBackoffMs): Redis is not asked meanwhile. Default 1 s. */
+  backoffMs?: number | undefined
+  maxBackoffMs?: number | undefined
+  /** While Redis is unreachable, an error line at most this often. Default 30 s. */
+  logEveryMs?: number | undefined
+}
+
+type Waiter = { cost: number; resolve: (verdict: RateVerdict) => void }
+type KeyState = {
+  key: KeyRecord
+  /** Tokens of the current lease, valid until `expiresAt` (local ms), taken in Redis second `second`. */
+  tokens: number
+  expiresAt: number
+  second: number
+  /** Refused without asking Redis until `until`. */
+  blocked: { until: number; verdict: Refusal } | undefined
+  /** Requests waiting for the call in flight (or the next one). */
+  queue: Waiter[]
+  calling: boolean
+}
+type LimitedRedis = Redis & { uncleRateLimit(key: string, ...args: number[]): Promise<unknown> }
+
+/**
+ * The rate limiter: leases. A process asks Redis (one atomic script) for the tokens its waiting
+ * requests need plus a lease (a tenth of the per-second limit, 0 for small limits) and admits
+ * later requests from the lease in memory until it runs out or the second ends; unused tokens are
+ * given back with the next call. Requests that arrive in the same event-loop turn share one call.
+ * So small limits are exact across processes (every request asks Redis) and large ones cost about
+ * one round trip per key per tenth of the limit. Once a window is full the key is refused in
+ * memory until the second ends (daily: Redis is asked again every second).
+ * Redis unreachable or slower than commandTimeoutMs: the limiter fails open to per-process
+ * limits (each process enforces the per-second limit on its own; daily limits are not enforced),
+ * logs an error at most every logEveryMs, and asks Redis again after a doubling back-off.
+ */
+export function createRateLimiter({ logger }: { logger: Logger }, parameters: CreateRateLimiterParameters): RateLimiter {
+  const { redisUrl, prefix, commandTimeoutMs = 200, backoffMs = 1000, maxBackoffMs = 10_000, logEveryMs = 30_000 } = parameters
+  const redis = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: Math.max(1000, commandTimeoutMs),
+    enableAutoPipelining: true,
+    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 10), maxBackoffMs),
+  }) as LimitedRedis
+  redis.defineCommand('uncleRateLimit', { numberOfKeys: 1, lua: rateLimitLua })
+
+  const states = new Map<number, KeyState>()
+  // Health. Invariant: downSince > 0 exactly while failing open; Redis is not asked before retryAt.
+  let downSince = 0
+  let retryAt = 0
+  let backoff = backoffMs
+  let lastLog = 0
+  let fallbackRequests = 0
+  // Per-process windows used while failing open: key id → second and requests admitted in it.
+  const local = new Map<number, { second: number; used: number }>()
+
+  function down(error: unknown) {
+    const now = Date.now()
+    retryAt = now + backoff
+    backoff = Math.min(backoff * 2, maxBackoffMs)
+    if (downSince === 0 || now - lastLog >= logEveryMs) {
+      logger.error({
+        msg:
+          downSince === 0
+            ? 'rate limiting: Redis unreachable; failing open to per-process per-second limits (daily limits not enforced)'
+            : 'rate limiting: Redis still unreachable; per-process limits in force',
+        error: (error as Error).message,
+        requests_in_fallback: fallbackRequests,
+      })
+      lastLog = now
+    }
+    if (downSince === 0) downSince = now
+  }
+
+  function up() {
+    if (downSince !== 0) {
+      logger.warn({ msg: 'rate limiting: Redis reachable again; shared limits restored', down_ms: Date.now() - downSince, requests_in_fallback: fallbackRequests })
+      downSince = 0
+      fallbackRequests = 0
+    }
+    backoff = backoffMs
+  }
+
+  // Note: ioredis emits 'error' on every failed (re)connect; an unhandled one would crash the process.
+  redis.on('error', (error: Error) => down(error))
+
+  function fallback(key: KeyRecord, cost: number): RateVerdict {
+    fallbackRequests++
+    const second = Math.floor(Date.now() / 1000)
+    let window = local.get(key.id)
+    if (window === undefined || window.second !== second) {
+      if (local.size > 100_000) local.clear()
+      window = { second, used: 0 }
+      local.set(key.id, window)
+    }
+    if (window.used + cost > key.requestsPerSecond)
+      return { ok: false, kind: 'rps', currentRps: window.used + cost, allowedRps: key.requestsPerSecond, retryAfterSeconds: 1 }
+    window.used += cost
+    return admitted
+  }
+
+  function stateOf(key: KeyRecord): KeyState {
+    let state = states.get(key.id)
+    if (state === undefined) {
+      if (states.size > 100_000) states.clear()
+      state = { key, tokens: 0, expiresAt: 0, second: 0, blocked: undefined, queue: [], calling: false }
+      states.set(key.id, state)
+    }
+    // Note: the record is replaced on every key reload; its limits are the ones in force.
+    state.key = key
+    return state
+  }
+
+  /** A verdict from memory, or undefined when Redis must be asked. */
+  function fromMemory(state: KeyState, cost: number, now: number): RateVerdict | undefined {
+    if (state.tokens >= cost && now < state.expiresAt) {
+      state.tokens -= cost
+      return admitted
+    }
+    const { blocked } = state
+    if (blocked !== undefined) {
+      if (now < blocked.until) {
+        if (blocked.verdict.kind === 'rps') blocked.verdict.currentRps += cost
+        return blocked.verdict
+      }
+      state.blocked = undefined
+    }
+    if (downSince !== 0 && now < retryAt) return fallback(state.key, cost)
+    if (redis.status !== 'ready') {
+      if (downSince === 0) down(new BaseError(`Redis connection ${redis.status}`))
+      return fallback(state.key, cost)
+    }
+    return undefined
+  }
+
+  function refusal(key: KeyRecord, reply: RateLimitReply, cost: number, refusedBefore: number): Refusal {
+    if (reply.usedToday + cost > key.requestsPerDay)
+      return { ok: false, kind: 'daily', allowedDaily: key.requestsPerDay, retryAfterSeconds: reply.secondsLeftInDay }
+    return { ok: false, kind: 'rps', currentRps: reply.used + refusedBefore + cost, allowedRps: key.requestsPerSecond, retryAfterSeconds: 1 }
+  }
+
+  function settle(state: KeyState, waiters: Waiter[], reply: RateLimitReply) {
+    const { key } = state
+    let tokens = reply.granted
+    let refused = 0
+    for (const waiter of waiters) {
+      if (tokens >= waiter.cost) {
+        tokens -= waiter.cost
+        waiter.resolve(admitted)
+      } else {
+        waiter.resolve(refusal(key, reply, waiter.cost, refused))
+        refused += waiter.cost
+      }
+    }
+    const now = Date.now()
+    state.tokens = tokens
+    state.expiresAt = now + reply.msLeftInSecond
+    state.second = reply.second
+    if (reply.usedToday >= key.requestsPerDay)
+      state.blocked = { until: now + Math.min(1000, reply.secondsLeftInDay * 1000), verdict: refusal(key, reply, 1, refused) }
+    else if (reply.used >= key.requestsPerSecond) state.blocked = { until: state.expiresAt, verdict: refusal(key, reply, 1, refused) }
+  }
+
+  async function call(state: KeyState) {
+    const waiters = state.queue
+    state.queue = []
+    const { key } = state
+    const want = waiters.reduce((sum, w) => sum + w.cost, 0) + leaseSize(key.requestsPerSecond, key.requestsPerDay)
+    const back = state.tokens
+    state.tokens = 0
+    try {
+      const raw = await redis.uncleRateLimit(`${prefix}:rl:${key.id}`, key.requestsPerSecond, key.requestsPerDay, want, back, state.second)
+      up()
+      settle(state, waiters, decodeRateLimitReply(raw))
+    } catch (error) {
+      down(error)
+      for (const waiter of waiters) waiter.resolve(fallback(key, waiter.cost))
+    }
+    state.calling = false
+    // Requests that arrived during the call: from the new lease (or the block, or the fallback) if possible.
+    const later = state.queue
+    state.queue = []
+    const now = Date.now()
+    for (const waiter of later) {
+      const verdict = state.queue.length === 0 ? fromMemory(state, waiter.cost, now) : undefined
+      if (verdict === undefined) state.queue.push(waiter)
+      else waiter.resolve(verdict)
+    }
+    schedule(state)
+  }
+
+  function schedule(state: KeyState) {
+    if (state.calling || state.queue.length === 0) return
+    state.calling = true
+    // Note: setImmediate runs after this turn's I/O callbacks, so their requests share the call.
+    setImmediate(() => void call(state))
+  }
+
+  function take(key: KeyRecord, cost: number): RateVerdict | Promise<RateVerdict> {
+    const state = stateOf(key)
+    if (state.queue.length === 0) {
+      const verdict = fromMemory(state, cost, Date.now())
+      if (verdict !== undefined) return verdict
+    }
+    return new Promise((resolve) => {
+      state.queue.push({ cost, resolve })
+      schedule(state)
+    })
+  }
+
+  return {
+    take,
+    ready: (ms) =>
+      redis.status === 'ready'
+        ? Promise.resolve(true)
+        : new Promise((resolve) => {
+            const onReady = () => {
+              clearTimeout(timer)
+              resolve(true)
+            }
+            const timer = setTimeout(() => {
+              redis.off('ready', onReady)
+              resolve(false)
+            }, ms)
+            redis.once('ready', onReady)
+          }),
+    async close() {
+      redis.disconnect()
+    },
+  }
+}

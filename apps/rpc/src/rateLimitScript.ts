@@ -1,0 +1,66 @@
+import { BaseError } from '@uncle-rpc/chain'
+
+// The Redis side of the rate limits: an atomic script that grants a process tokens (a lease) from
+// a key's budgets, so every RPC process sharing the Redis sees one budget per key. Fixed windows:
+// the current second and the current UTC day, both read from Redis's clock (TIME), so the
+// processes' clocks do not matter.
+//
+// KEYS[1]  the key's base name, e.g. `uncle-rpc:<database>:rl:<key id>`
+// ARGV     requests per second, requests per day, tokens wanted, tokens given back (unused from
+//          the caller's previous lease), the Redis second of that lease
+// returns  { tokens granted, used this second, used today, ms left in the second,
+//            s left in the day, this second }
+// Given-back tokens are subtracted from the windows they were taken from, if still current.
+export const rateLimitLua = `
+local t = redis.call('TIME')
+local now = tonumber(t[1])
+local usec = tonumber(t[2])
+local day = math.floor(now / 86400)
+local left_in_day = 86400 - (now % 86400)
+local skey = KEYS[1] .. ':s:' .. now
+local dkey = KEYS[1] .. ':d:' .. day
+local rps = tonumber(ARGV[1])
+local daily = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
+local back = tonumber(ARGV[4])
+local back_second = tonumber(ARGV[5])
+if back > 0 then
+  if back_second == now then redis.call('DECRBY', skey, back) end
+  if math.floor(back_second / 86400) == day then redis.call('DECRBY', dkey, back) end
+end
+local used = math.max(0, tonumber(redis.call('GET', skey) or '0'))
+local used_day = math.max(0, tonumber(redis.call('GET', dkey) or '0'))
+local grant = math.max(0, math.min(want, rps - used, daily - used_day))
+if grant > 0 then
+  if redis.call('INCRBY', skey, grant) == grant then redis.call('EXPIRE', skey, 2) end
+  if redis.call('INCRBY', dkey, grant) == grant then redis.call('EXPIRE', dkey, left_in_day + 3600) end
+end
+return { grant, used + grant, used_day + grant, 1000 - math.floor(usec / 1000), left_in_day, now }
+`
+
+/** The script's reply, decoded. */
+export type RateLimitReply = {
+  granted: number
+  used: number
+  usedToday: number
+  msLeftInSecond: number
+  secondsLeftInDay: number
+  second: number
+}
+
+/** Decodes the script's reply (throws on an unexpected shape). */
+export function decodeRateLimitReply(reply: unknown): RateLimitReply {
+  if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number'))
+    throw new BaseError('unexpected reply from the rate limit script')
+  const [granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second] = reply as number[] as [number, number, number, number, number, number]
+  return { granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second }
+}
+
+/**
+ * Tokens a process asks for beyond what its waiting requests need, so that most requests are
+ * admitted from memory: a tenth of the per-second limit (a thousandth of the daily one), 0 for
+ * small limits, where every request is decided by Redis and the budget is exact across processes.
+ */
+export function leaseSize(requestsPerSecond: number, requestsPerDay: number): number {
+  return Math.floor(Math.min(requestsPerSecond / 10, requestsPerDay / 1000))
+}

@@ -1,0 +1,52 @@
+import type { Hex } from '@uncle-rpc/chain'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createDb, type Db } from '../client.js'
+import { createTestDatabase, type TestDatabase } from '../testing.js'
+import { insertApiKey } from './apiKeys.js'
+import { blockKnown } from './blockKnown.js'
+import { addUsage, listUsage } from './usage.js'
+
+let database: TestDatabase
+let db: Db
+let close: () => Promise<void>
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  ;({ db, close } = createDb({ url: database.url, max: 2 }))
+})
+
+afterAll(async () => {
+  await close?.()
+  await database?.drop()
+})
+
+const hash = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`
+const today = () => new Date().toISOString().slice(0, 10)
+
+describe('usage_daily', () => {
+  test('default: deltas add up, per key and day', async () => {
+    const { id } = await insertApiKey(db, { keyHash: hash(1), prefix: 'k1', plan: 'core' })
+    const day = today()
+    await addUsage(db, [
+      { keyId: id, day, requests: 3, errors: 1, forwarded: 0, rateLimited: 0 },
+      { keyId: id, day, requests: 2, errors: 0, forwarded: 1, rateLimited: 1 },
+      { keyId: id, day: '2020-01-01', requests: 7, errors: 0, forwarded: 0, rateLimited: 0 },
+    ])
+    await addUsage(db, [{ keyId: id, day, requests: 10, errors: 2, forwarded: 3, rateLimited: 4 }])
+    await addUsage(db, [])
+    expect(await listUsage(db, { keyHash: hash(1), days: 7 })).toEqual([
+      { keyId: id, day, requests: 15, errors: 3, forwarded: 4, rateLimited: 5 },
+    ])
+    expect(await listUsage(db, { keyHash: hash(1), days: 100_000 })).toHaveLength(2)
+  })
+
+  test('error: unknown key', async () => {
+    expect(await listUsage(db, { keyHash: hash(2), days: 1 })).toBeNull()
+  })
+})
+
+describe('blockKnown', () => {
+  test('default: false for an unindexed hash', async () => {
+    expect(await blockKnown(db, { network: 'mainnet', blockHash: hash(5) })).toBe(false)
+  })
+})
