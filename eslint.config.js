@@ -5,6 +5,11 @@ import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'migrations/**', 'dist/**', 'coverage/**'] },
+  {
+    // dependency-cruiser reads a CommonJS config.
+    files: ['.dependency-cruiser.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
