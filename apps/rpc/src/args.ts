@@ -20,6 +20,7 @@ export type RpcArgs = {
   dbDeadlineMs: number
   partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
   usageFlushMs: number
+  replicaMaxLagMs: number
 }
 
 /** A flag has a bad value (exit code 2). */
@@ -70,13 +71,16 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
   --partner-failures <n>           consecutive partner failures that open its circuit; default ${defaultPartnerFailureThreshold}
   --partner-cooldown-ms <n>        open circuit → one probe after this long; default ${defaultPartnerCooldownMs}
   --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; default 5000
+Read replicas (DATABASE_READ_URL, comma-separated; usage and keys stay on DATABASE_URL):
+  --replica-max-lag-ms <n>         a replica further behind the primary than this (or not answering)
+                                   is skipped until it catches up; none left → the primary; default 1000
   -h, --help
 
 Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
 revoked key → 401 "invalid project id", Content-Type not application/json → 415; all with a
 JSON-RPC error body. Answers carry no trailing newline (a partner's answer is passed on as it
 came, marked X-Failover: partner).
-Environment: DATABASE_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
+Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
 `
 
 function integer(name: string, text: string | undefined, min: number, fallback: number): number {
@@ -109,6 +113,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'partner-failures',
     'partner-cooldown-ms',
     'usage-flush-ms',
+    'replica-max-lag-ms',
   ] as const
   let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean | undefined }
   try {
@@ -158,5 +163,6 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
       cooldownMs: integer('partner-cooldown-ms', values['partner-cooldown-ms'], 1, defaultPartnerCooldownMs),
     },
     usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, 5000),
+    replicaMaxLagMs: integer('replica-max-lag-ms', values['replica-max-lag-ms'], 1, 1000),
   }
 }

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster'
 import { createLogger, type Logger, type NetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
-import { createDb } from '@uncle-rpc/db'
+import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { parseRpcArgs, type RpcArgs, UsageError, usage } from './args.js'
 import { createRpcServer } from './server.js'
 
@@ -71,9 +71,14 @@ export async function run(argv: string[]): Promise<number> {
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 
   const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger })
+  let replicas: ReadReplicas | undefined
+  if (env.DATABASE_READ_URL.length > 0) {
+    replicas = createReadReplicas({ primary: database.db, urls: env.DATABASE_READ_URL, maxLagMs: args.replicaMaxLagMs, poolSize: args.dbPool, logger })
+    await replicas.probe()
+  }
   try {
     const rpc = createRpcServer(
-      { db: database.db, logger },
+      { db: database.db, logger, reads: replicas },
       {
         networks: config.networks,
         limits: args.limits,
@@ -94,6 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     await rpc.close()
     return 0
   } finally {
+    await replicas?.close()
     await database.close()
     // Note: a cluster worker's IPC channel keeps it alive until it disconnects.
     if (cluster.isWorker) cluster.worker?.disconnect()

@@ -16,7 +16,7 @@ import { createMethods } from './methods/index.js'
 import { createNetworkResolver, type ServedNetwork } from './network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './rateLimit.js'
-import { createBlockKnown, createDbKeyStore, createFindUncle } from './store.js'
+import { createBlockKnown, createDbKeyStore, createFindUncle, primaryReads, type ReadSource } from './store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
 import { attachWebSocket } from './ws.js'
 
@@ -25,9 +25,11 @@ export type RpcServerDeps = {
   logger: Logger
   /** Default: the api_keys table of `db`. */
   keyStore?: KeyStore | undefined
-  /** Default: getUncle on `db`. */
+  /** Where uncles and blocks are read (read replicas). Default: `db`. */
+  reads?: ReadSource | undefined
+  /** Default: getUncle on `reads`. */
   findUncle?: FindUncle | undefined
-  /** Default: blockKnown on `db`. */
+  /** Default: blockKnown on `reads`. */
   blockKnown?: BlockKnown | undefined
   /** Default: addUsage on `db` (usage_daily). */
   usageStore?: UsageStore | undefined
@@ -90,8 +92,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     localFailures = 0
   }
   const methods = createMethods({
-    findUncle: deps.findUncle ?? createFindUncle(db),
-    blockKnown: deps.blockKnown ?? createBlockKnown(db),
+    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db)),
+    blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
     cache,
     latest: heads.latest,
     deadlineMs: options.dbDeadlineMs,
