@@ -67,7 +67,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
     } catch (error) {
       if (error instanceof Era1RefusedError) {
         // Note: a file that fails verification fails again; a good copy is picked up by a later run.
-        logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.reason })
+        logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.message })
         throw new UnrecoverableError(error.message)
       }
       if (error instanceof SourceMissingError) throw new UnrecoverableError(error.message)
