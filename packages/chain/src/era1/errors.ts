@@ -56,6 +56,7 @@ export type Era1Mismatch =
   | { what: 'parentHash'; expected: Hex; got: Hex }
   | { what: 'totalDifficulty'; expected: bigint; got: bigint }
   | { what: 'accumulatorRoot'; expected: Hex; computed: Hex }
+  | { what: 'publishedRoot'; epoch: number; expected: Hex; computed: Hex }
 
 /** An era1 file decodes, but its contents contradict each other (chain links, difficulty sums, accumulator). */
 export class Era1VerificationError extends BaseError {
@@ -79,5 +80,7 @@ function describeMismatch(m: Era1Mismatch): string {
       return `total difficulty is ${m.got}, expected ${m.expected} (previous total + difficulty)`
     case 'accumulatorRoot':
       return `epoch accumulator root computes to ${m.computed}, but the file stores ${m.expected}`
+    case 'publishedRoot':
+      return `epoch ${m.epoch} accumulator root computes to ${m.computed}, but the published root of epoch ${m.epoch} is ${m.expected}`
   }
 }
