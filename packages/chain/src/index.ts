@@ -17,6 +17,11 @@ export {
   Era1VerificationError,
   SnappyFrameError,
 } from './era1/errors.js'
+export type { CreateEra1MirrorParameters, Era1Mirror, Era1MirrorFile } from './era1/mirror/createEra1Mirror.js'
+export { createEra1Mirror } from './era1/mirror/createEra1Mirror.js'
+export type { DownloadFileParameters } from './era1/mirror/downloadFile.js'
+export { downloadFile, Era1MirrorError, sha256File } from './era1/mirror/downloadFile.js'
+export { era1NamesIn, nameForEpoch, parseChecksums } from './era1/mirror/mirrorIndex.js'
 export type { Era1File } from './era1/openEra1.js'
 export { openEra1 } from './era1/openEra1.js'
 export type { VerifyEra1Options, VerifyEra1ReturnType } from './era1/verifyEra1.js'
