@@ -32,6 +32,12 @@ describe.concurrent('uncle-rpc era1', () => {
     expect(written.stdout).toMatch(/\nwrote 2 files to .*: 9000 blocks, \d+ uncles, \d+ bytes in [\d.]+ s \(\d+ blocks\/s\)\n$/)
     const names = readdirSync(out).sort()
     expect(names).toHaveLength(2)
+    // Two processes write the same files (each takes an epoch).
+    const parallel = join(work, 'synthetic-jobs')
+    const jobs = await cli('write', '--synthetic', '9000', '--out', parallel, '--seed', '3', '--jobs', '2')
+    expect(jobs.stdout).toMatch(/\nwrote 2 files to .*: 9000 blocks, /)
+    expect(readdirSync(parallel).sort()).toEqual(names)
+    for (const name of names) expect(readFileSync(join(parallel, name)).equals(readFileSync(join(out, name)))).toBe(true)
     const verified = await cli('verify', out)
     expect(verified.code).toBe(0)
     const lines = verified.stdout.trim().split('\n')
@@ -47,7 +53,7 @@ describe.concurrent('uncle-rpc era1', () => {
     const withRoots = await cli('verify', out, '--roots', roots)
     expect(withRoots).toMatchObject({ code: 0, stderr: '' })
     expect(withRoots.stdout.match(/OK \(published root\)/g)).toHaveLength(2)
-  })
+  }, 180_000)
 
   test('args: --help of era1, verify and write', async () => {
     const [top, verify, write] = await Promise.all([cli('--help'), cli('verify', '--help'), cli('write', '--help')])
@@ -112,5 +118,5 @@ describeWithFixtures([era1], 'uncle-rpc era1 verify (mainnet)', () => {
       ),
     )
     expect(lines[3]).toBe('1 of 3 files verified, 2 FAILED')
-  })
+  }, 120_000)
 })
