@@ -57,6 +57,13 @@ Limits:
   --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
   --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}
   --max-ws-connections-per-key <n> open WebSockets per key → 429 at upgrade; default ${defaultLimits.maxWsConnectionsPerKey}
+  --request-timeout-ms <n>         whole HTTP request (headers and body) within this → else 408;
+                                   default ${defaultLimits.requestTimeoutMs}
+  --ws-max-in-flight <n>           messages of one WebSocket answered at once; past it (or past
+                                   --ws-max-queued-bytes of answers the client has not taken) the
+                                   socket is not read; default ${defaultLimits.wsMaxInFlight}
+  --ws-max-queued-bytes <n>        default ${defaultLimits.wsMaxQueuedBytes} (8 MiB)
+  --ws-stalled-close-ms <n>        a socket held unread this long is closed (1013); default ${defaultLimits.wsStalledCloseMs}
 Plans and rate limits (limits per plan and key: \`uncle-rpc keys plans\`, \`keys set-limits\`):
   --rate-limits <on|off>           per-second and per-UTC-day limits per key, shared by every process
                                    through Redis (REDIS_URL); each batch entry counts; over a limit →
@@ -102,6 +109,10 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'ws-idle-timeout-ms',
     'ws-ping-interval-ms',
     'max-ws-connections-per-key',
+    'request-timeout-ms',
+    'ws-max-in-flight',
+    'ws-max-queued-bytes',
+    'ws-stalled-close-ms',
     'rate-limits',
     'redis-timeout-ms',
     'db-deadline-ms',
@@ -148,6 +159,10 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
         1,
         defaultLimits.maxWsConnectionsPerKey,
       ),
+      requestTimeoutMs: integer('request-timeout-ms', values['request-timeout-ms'], 1, defaultLimits.requestTimeoutMs),
+      wsMaxInFlight: integer('ws-max-in-flight', values['ws-max-in-flight'], 1, defaultLimits.wsMaxInFlight),
+      wsMaxQueuedBytes: integer('ws-max-queued-bytes', values['ws-max-queued-bytes'], 1, defaultLimits.wsMaxQueuedBytes),
+      wsStalledCloseMs: integer('ws-stalled-close-ms', values['ws-stalled-close-ms'], 1, defaultLimits.wsStalledCloseMs),
     },
     rateLimits: rateLimits === 'on',
     redisTimeoutMs: integer('redis-timeout-ms', values['redis-timeout-ms'], 1, 200),

@@ -77,7 +77,8 @@ export function startLoad(url: string, body: string, { concurrency = 8, callsPer
         result.failed++
         const code = error.code ?? error.message
         result.errors.set(code, (result.errors.get(code) ?? 0) + 1)
-        resolve()
+        // Note: a refused connection fails at once; a pause keeps the loop from spinning.
+        setTimeout(resolve, 20)
       })
       req.end(body)
     })
