@@ -16,7 +16,7 @@ describe('parseRpcArgs', () => {
       redisTimeoutMs: 200,
       dbDeadlineMs: 250,
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
-      usageFlushMs: 5000,
+      usageFlushMs: 500,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })

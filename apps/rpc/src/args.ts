@@ -4,6 +4,7 @@ import { defaultCacheEntries } from './cache.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './partner.js'
+import { defaultUsageFlushMs } from './usage.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -76,7 +77,8 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
   --partner-timeout-ms <n>         whole partner request; default ${defaultPartnerTimeoutMs}
   --partner-failures <n>           consecutive partner failures that open its circuit; default ${defaultPartnerFailureThreshold}
   --partner-cooldown-ms <n>        open circuit → one probe after this long; default ${defaultPartnerCooldownMs}
-  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; default 5000
+  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; a
+                                   SIGKILL loses at most two of these periods; default ${defaultUsageFlushMs}
   -h, --help
 
 Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
@@ -172,6 +174,6 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
       failureThreshold: integer('partner-failures', values['partner-failures'], 1, defaultPartnerFailureThreshold),
       cooldownMs: integer('partner-cooldown-ms', values['partner-cooldown-ms'], 1, defaultPartnerCooldownMs),
     },
-    usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, 5000),
+    usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, defaultUsageFlushMs),
   }
 }
