@@ -73,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     pollIntervalMs: positiveInt('poll-interval-ms', values['poll-interval-ms'], defaultIndexerOptions.pollIntervalMs),
     exitWhenDone: values['exit-when-done'],
   }
-  const database = createDb({ url: env.DATABASE_URL })
+  const database = createDb({ url: env.DATABASE_URL, logger })
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {

@@ -193,6 +193,8 @@ export function startNetworkRunner(
         removeOnFail: false,
       },
     })
+    // Note: without a listener BullMQ prints connection errors to stderr as raw stacks.
+    queue.on('error', (error) => logger.warn({ msg: 'queue connection error (Redis)', error: error.message }))
     worker = createRangeWorker(
       { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, logger: deps.logger, progress: deps.progress },
       {

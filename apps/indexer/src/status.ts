@@ -40,6 +40,8 @@ async function queueStatus(
   network: string,
 ): Promise<Pick<NetworkStatus, 'jobs' | 'failed'>> {
   const queue = new Queue(queueName(network), { connection, prefix })
+  // Note: the failure reaches the caller through the awaited calls; BullMQ would also print it raw.
+  queue.on('error', () => undefined)
   try {
     const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')
     const failedJobs = await queue.getFailed(0, 49)
