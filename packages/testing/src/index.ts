@@ -10,3 +10,5 @@ export {
 } from './fixtures.js'
 export type { CliProcess } from './processes.js'
 export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'
+export type { TcpProxy } from './tcpProxy.js'
+export { createTcpProxy } from './tcpProxy.js'
