@@ -4,7 +4,7 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
 import type { Answer, Outcome } from './answer.js'
 import type { Auth } from './auth.js'
-import { isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
+import { type DiscardBound, discardBody, isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
 export type HttpDeps = {
@@ -52,6 +52,14 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   const { resolver, auth, answer, limits, logger } = deps
   const unsupportedType = transportErrorBody(-32600, 'unsupported content type: send application/json')
   const tooLarge = transportErrorBody(-32600, `request body too large: the limit is ${limits.maxBodyBytes} bytes`)
+  // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.
+  const discardBound: DiscardBound = { maxBytes: 8 * limits.maxBodyBytes, maxMs: Math.min(5000, limits.requestTimeoutMs) }
+  const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse) => {
+    const ended = await discardBody(req, discardBound)
+    // Note: req itself is destroyed once read to the end; the socket tells whether the client is there.
+    if (!req.socket.destroyed) sendJson(res, 413, tooLarge, true)
+    if (!ended) res.once('finish', () => req.socket.destroy())
+  }
 
   async function serve(req: IncomingMessage, res: ServerResponse, pathNetwork: string | undefined, key: string | undefined) {
     const network: ServedNetwork | { unknown: string } =
@@ -62,9 +70,9 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     if (!result.ok) return sendJson(res, result.status, result.body)
     if (!isJsonContentType(req.headers['content-type'])) return sendJson(res, 415, unsupportedType)
     const declared = req.headers['content-length']
-    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return sendJson(res, 413, tooLarge, true)
+    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res)
     const text = await readBody(req, limits.maxBodyBytes)
-    if (text === 'tooLarge') return sendJson(res, 413, tooLarge, true)
+    if (text === 'tooLarge') return refuseTooLarge(req, res)
     const header = req.headers['enable-failover']
     sendOutcome(res, await answer(text, result.key, network, typeof header === 'string' && failoverHeader.test(header)))
   }

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addUsage, type Db } from '@uncle-rpc/db'
+import { addUsage, admittedOnDay, type Db } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './answer.js'
 import { createApp, finishApp, type Readiness } from './app.js'
@@ -49,7 +49,7 @@ export type RpcServerOptions = {
   dbDeadlineMs?: number | undefined
   /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
   partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
-  /** How often usage is written to usage_daily. Default 5 s. */
+  /** How often usage is written to usage_daily. Default 500 ms (usage.ts: what a crash may lose). */
   usageFlushMs?: number | undefined
 }
 
@@ -64,7 +64,11 @@ export type RpcServer = {
   partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
   listen(port: number, host: string): Promise<AddressInfo>
-  /** Stops accepting, closes WebSockets and idle connections (busy ones after 5 s), flushes key usage, closes Redis. Does not close `db`. */
+  /**
+   * Stops accepting, closes WebSockets, answers requests in flight with Connection: close, closes
+   * idle keep-alive connections after 500 ms (busy ones are cut after 5 s), flushes key usage,
+   * closes Redis. Does not close `db`.
+   */
   close(): Promise<void>
 }
 
@@ -125,7 +129,10 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const partners = new Map<string, Partner>()
   for (const network of options.networks)
     if (network.partnerUrl !== undefined) partners.set(network.name, createPartner({ logger }, { ...options.partner, url: network.partnerUrl, name: network.name }))
-  const limiter = options.rateLimits === undefined ? undefined : createRateLimiter({ logger }, options.rateLimits)
+  const limiter =
+    options.rateLimits === undefined
+      ? undefined
+      : createRateLimiter({ logger, admittedOnDay: (keyId, day) => admittedOnDay(db, { keyId, day }) }, options.rateLimits)
   const usage = createUsageRecorder(
     { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
     { flushIntervalMs: options.usageFlushMs },
@@ -140,11 +147,25 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   })
 
   const app = createApp({ readiness })
-  const server = createServer()
+  const server = createServer({
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
+    // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
+    connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
+  })
   const ws = attachWebSocket({ resolver, auth, answer, limits, logger }, app, server)
   finishApp(app, logger)
   const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
+  // Answers not yet sent; while closing each one ends its keep-alive connection (Connection: close).
+  const unanswered = new Set<ServerResponse>()
+  let closing = false
   server.on('request', (req, res) => {
+    if (closing) res.shouldKeepAlive = false
+    else {
+      unanswered.add(res)
+      res.once('finish', () => unanswered.delete(res))
+      res.once('close', () => unanswered.delete(res))
+    }
     if (!rpc(req, res)) app(req, res)
   })
 
@@ -175,13 +196,22 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     },
     async close() {
       heads.stop()
+      closing = true
+      for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
       await ws.close()
       await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-        // Note: requests still running get 5 s to finish; then their connections are cut.
-        setTimeout(() => server.closeAllConnections(), 5000).unref()
+        // Note: net's close, not http's: http's closes idle keep-alive connections at once, racing
+        // clients that are sending their next request on them. Here a request arriving in the first
+        // 500 ms is answered with Connection: close; connections still idle then are closed.
+        NetServer.prototype.close.call(server, () => resolve())
+        const idle = setTimeout(() => server.closeIdleConnections(), 500)
+        // Requests still running get 5 s to finish; then their connections are cut.
+        const cut = setTimeout(() => server.closeAllConnections(), 5000)
+        idle.unref()
+        cut.unref()
       })
+      // Note: http's close as well, for its timeout timer (the listening socket is closed already).
+      server.close(() => undefined)
       await auth.stop()
       await usage.stop()
       await limiter?.close()

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Express } from 'express'
@@ -83,8 +84,11 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     // Note: ws reports protocol violations (e.g. a message over maxPayload) here, then closes.
     ws.on('error', (error) => logger.debug({ msg: 'WebSocket error', error: error.message }))
     ws.on('pong', () => awaitingPong.delete(ws))
+    const flow = createFlowControl(ws, limits, logger)
+    ws.on('close', () => flow.closed())
     ws.on('message', (data) => {
       lastSeen.set(ws, Date.now())
+      flow.started()
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
       Promise.resolve(auth.authenticate(key))
@@ -99,9 +103,13 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
         .then(
           (outcome) => {
             // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
+            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body, flow.sent)
+            flow.answered()
           },
-          (error: unknown) => logger.error({ msg: 'WebSocket message failed', error: (error as Error).message }),
+          (error: unknown) => {
+            flow.answered()
+            logger.error({ msg: 'WebSocket message failed', error: (error as Error).message })
+          },
         )
     })
   }
@@ -136,5 +144,58 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
         for (const ws of wss.clients) ws.close(1001, 'server shutting down')
         wss.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * Backpressure for one WebSocket: while more than `wsMaxInFlight` of its messages are being
+ * answered, or more than `wsMaxQueuedBytes` of answers wait for the client to take them, the
+ * socket is not read (TCP then pushes back on the client). Held like this for `wsStalledCloseMs`
+ * it is closed with 1013 and, as a client that does not read cannot take the close frame either,
+ * dropped a second later. So one connection holds at most about in-flight × largest answer plus
+ * the queued bytes, and all of it is freed when it goes.
+ */
+function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
+  // Note: ws 7 (express-ws's) has no pause(); its receiver reads from this socket.
+  const socket = (ws as unknown as { _socket: Socket })._socket
+  let inFlight = 0
+  let paused = false
+  let stall: NodeJS.Timeout | undefined
+  let drop: NodeJS.Timeout | undefined
+
+  const check = () => {
+    const over = inFlight >= limits.wsMaxInFlight || ws.bufferedAmount >= limits.wsMaxQueuedBytes
+    if (over && !paused && ws.readyState === ws.OPEN) {
+      paused = true
+      socket.pause()
+      stall = setTimeout(() => {
+        logger.warn({ msg: 'WebSocket closed: the client does not take its answers', in_flight: inFlight, queued_bytes: ws.bufferedAmount })
+        ws.close(1013, 'too many answers waiting: read them or send fewer requests')
+        drop = setTimeout(() => ws.terminate(), 1000)
+      }, limits.wsStalledCloseMs)
+    } else if (!over && paused) {
+      paused = false
+      clearTimeout(stall)
+      socket.resume()
+    }
+  }
+  socket.on('drain', check)
+
+  return {
+    started() {
+      inFlight++
+      check()
+    },
+    answered() {
+      inFlight--
+      check()
+    },
+    /** ws.send's callback: the answer left the queue. */
+    sent: () => check(),
+    closed() {
+      clearTimeout(stall)
+      clearTimeout(drop)
+      socket.off('drain', check)
+    },
   }
 }

@@ -18,7 +18,7 @@ export { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, tou
 export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './queries/plans.js'
 export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './queries/plans.js'
 export type { UsageDelta, UsageRow } from './queries/usage.js'
-export { addUsage, listUsage } from './queries/usage.js'
+export { addUsage, admittedOnDay, listUsage } from './queries/usage.js'
 export { blockKnown } from './queries/blockKnown.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'

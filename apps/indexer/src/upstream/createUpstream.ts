@@ -2,7 +2,7 @@ import { BaseError, type Hex } from '@uncle-rpc/chain'
 import { createClient, http } from 'viem'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
-import { createWebSocketLink } from './webSocketLink.js'
+import { createWebSocketLink, type NewHeadsHandlers } from './webSocketLink.js'
 
 /** The upstream node kept failing (after retries), or answered something that cannot be right. */
 export class UpstreamError extends BaseError {
@@ -37,10 +37,10 @@ export type Upstream = {
   chainId(): Promise<bigint>
   blockNumber(): Promise<bigint>
   /**
-   * ws(s):// nodes only: calls `onHead` for each `newHeads` notification; resolves to the
+   * ws(s):// nodes only: keeps a `newHeads` subscription up (NewHeadsHandlers); resolves to the
    * unsubscribe function. Undefined for HTTP nodes (poll instead).
    */
-  subscribeNewHeads?: (onHead: () => void, onError: (error: Error) => void) => Promise<() => Promise<void>>
+  subscribeNewHeads?: (handlers: NewHeadsHandlers) => Promise<() => Promise<void>>
   /** Closes the WebSocket, if any (HTTP needs nothing). */
   close(): Promise<void>
   readonly governor: Governor
@@ -62,14 +62,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off. Over a
   // WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
   const link = isWebSocketUrl(options.url) ? createWebSocketLink(options.url, timeout) : undefined
-  const client = createClient({ transport: link?.transport ?? http(options.url, { batch: { batchSize }, retryCount: 0, timeout }) })
-  const request = client.request as unknown as (request: UpstreamRequest) => Promise<unknown>
-  const send = link
-    ? async (r: UpstreamRequest) => {
-        await link.open()
-        return request(r)
-      }
-    : request
+  const send: (request: UpstreamRequest) => Promise<unknown> = link
+    ? (r) => link.request(r.method, r.params)
+    : (createClient({ transport: http(options.url, { batch: { batchSize }, retryCount: 0, timeout }) }).request as unknown as (
+        request: UpstreamRequest,
+      ) => Promise<unknown>)
 
   async function requestMany<T>(
     requests: UpstreamRequest[],

@@ -65,3 +65,15 @@ export async function listUsage(db: DbOrTx, { keyHash, days }: { keyHash: Hex; d
     .where(and(eq(usageDaily.keyId, key.id), gte(usageDaily.day, since)))
     .orderBy(desc(usageDaily.day))
 }
+
+/**
+ * Calls of one key admitted on one UTC day (`YYYY-MM-DD`) as usage_daily has them: requests minus
+ * rate-limited ones (0 without a row). Rebuilds a daily rate-limit count that Redis lost.
+ */
+export async function admittedOnDay(db: DbOrTx, { keyId, day }: { keyId: number; day: string }): Promise<number> {
+  const [row] = await db
+    .select({ admitted: sql<string>`${usageDaily.requests} - ${usageDaily.rateLimited}` })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.keyId, keyId), eq(usageDaily.day, day)))
+  return row === undefined ? 0 : Math.max(0, Number(row.admitted))
+}
