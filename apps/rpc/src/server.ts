@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addUsage, type Db } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './answer.js'
 import { createApp, finishApp, type Readiness } from './app.js'
@@ -18,6 +18,7 @@ import { type CreatePartnerParameters, createPartner, type Partner } from './par
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './rateLimit.js'
 import { createBlockKnown, createDbKeyStore, createFindUncle } from './store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
+import { createHourlyUsageRecorder, type HourlyUsageRecorder, type HourlyUsageStore } from './usageHourly.js'
 import { attachWebSocket } from './ws.js'
 
 export type RpcServerDeps = {
@@ -31,6 +32,8 @@ export type RpcServerDeps = {
   blockKnown?: BlockKnown | undefined
   /** Default: addUsage on `db` (usage_daily). */
   usageStore?: UsageStore | undefined
+  /** Default: usage_hourly on `db`, rows kept 35 days. */
+  hourlyUsageStore?: HourlyUsageStore | undefined
 }
 
 export type RpcServerOptions = {
@@ -57,6 +60,7 @@ export type RpcServer = {
   auth: Auth
   heads: HeadTracker
   usage: UsageRecorder
+  hourly: HourlyUsageRecorder
   limiter: RateLimiter | undefined
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
@@ -128,12 +132,23 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
     { flushIntervalMs: options.usageFlushMs },
   )
+  const hourly = createHourlyUsageRecorder(
+    {
+      store: deps.hourlyUsageStore ?? {
+        add: (deltas) => addHourlyUsage(db, deltas),
+        prune: async () => void (await pruneHourlyUsage(db, { days: 35 })),
+      },
+      logger,
+    },
+    { flushIntervalMs: options.usageFlushMs },
+  )
   const answer = createAnswer({
     handler,
     answerWithFailover: createAnswerWithFailover({ handler }),
     partnerFor: (network) => partners.get(network.name),
     limiter,
     usage,
+    hourly,
     limits,
   })
 
@@ -152,6 +167,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     auth,
     heads,
     usage,
+    hourly,
     limiter,
     partners,
     async listen(port, host) {
@@ -182,6 +198,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       })
       await auth.stop()
       await usage.stop()
+      await hourly.stop()
       await limiter?.close()
     },
   }
