@@ -1,0 +1,48 @@
+// A hand-written SVG bar chart (no library): each bar is the calls of one day or hour, split
+// into answered without error and errors. The table under it carries the same numbers.
+import { count } from './dom.js'
+
+const svgNs = 'http://www.w3.org/2000/svg'
+
+function s(tag, attrs = {}, text) {
+  const el = document.createElementNS(svgNs, tag)
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v))
+  if (text !== undefined) el.textContent = text
+  return el
+}
+
+/**
+ * @param {{ title: string, points: {at: string, requests: number, errors: number}[], label: (at: string) => string }} options
+ * @returns {SVGSVGElement}
+ */
+export function barChart({ title, points, label }) {
+  const width = 640
+  const height = 220
+  const left = 48
+  const bottom = 28
+  const top = 12
+  const max = Math.max(1, ...points.map((p) => p.requests))
+  const plotH = height - top - bottom
+  const slot = (width - left - 8) / points.length
+  const barW = Math.max(2, slot * 0.7)
+  const total = points.reduce((n, p) => n + p.requests, 0)
+  const errors = points.reduce((n, p) => n + p.errors, 0)
+  const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'chart', preserveAspectRatio: 'none' })
+  svg.append(s('title', {}, `${title}: ${count(total)} calls, ${count(errors)} errors (details in the table below)`))
+  for (const fraction of [0, 0.5, 1]) {
+    const y = top + plotH * (1 - fraction)
+    svg.append(s('line', { x1: left, x2: width - 4, y1: y, y2: y, class: 'grid' }))
+    svg.append(s('text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'axis' }, count(Math.round(max * fraction))))
+  }
+  points.forEach((p, i) => {
+    const x = left + i * slot + (slot - barW) / 2
+    const okH = (plotH * (p.requests - p.errors)) / max
+    const errH = (plotH * p.errors) / max
+    const base = top + plotH
+    if (okH > 0) svg.append(s('rect', { x, y: base - okH, width: barW, height: okH, class: 'ok' }))
+    if (errH > 0) svg.append(s('rect', { x, y: base - okH - errH, width: barW, height: errH, class: 'err' }))
+    if (i === 0 || i === points.length - 1 || i === Math.floor(points.length / 2))
+      svg.append(s('text', { x: x + barW / 2, y: height - 8, 'text-anchor': 'middle', class: 'axis' }, label(p.at)))
+  })
+  return svg
+}
