@@ -18,31 +18,47 @@ function setSignedIn(account, csrfToken) {
   nav.hidden = account === null
 }
 
+let rendering = 0
+let keepStatus = false
+
 async function route() {
   const path = location.hash.replace(/^#/, '') || '/keys'
-  main.replaceChildren()
+  // Note: each view renders into its own container, swapped in only if no newer route started meanwhile.
+  const token = ++rendering
+  const view = document.createElement('div')
   if (state.account === null) {
-    renderAuth(main, {
+    renderAuth(view, {
       signupOpen: state.config.signup === 'open',
       onSignedIn: (account, csrfToken) => {
         setSignedIn(account, csrfToken)
-        location.hash = '#/keys'
-        void route()
+        if (location.hash === '#/keys') void route()
+        else location.hash = '#/keys'
       },
     })
+    main.replaceChildren(view)
     return focusMain()
   }
   for (const link of nav.querySelectorAll('a')) {
     if (path.startsWith(link.getAttribute('href').slice(1))) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
-  const context = { state, main, go: (hash) => (location.hash = hash) }
+  const context = {
+    state,
+    main: view,
+    // Navigates and keeps the message just announced (a hash change otherwise clears it).
+    go: (hash) => {
+      keepStatus = true
+      location.hash = hash
+    },
+  }
   try {
     const key = /^\/keys\/(\d+)$/.exec(path)
-    if (key) await renderKey(main, context, Number(key[1]))
-    else if (path === '/usage' || path.startsWith('/usage?')) await renderUsage(main, context)
-    else if (path === '/plan') await renderPlan(main, context)
-    else await renderKeys(main, context)
+    if (key) await renderKey(view, context, Number(key[1]))
+    else if (path === '/usage' || path.startsWith('/usage?')) await renderUsage(view, context)
+    else if (path === '/plan') await renderPlan(view, context)
+    else await renderKeys(view, context)
+    if (token !== rendering) return
+    main.replaceChildren(view)
   } catch (error) {
     if (error instanceof ApiFailure && error.status === 401) {
       setSignedIn(null, '')
@@ -74,7 +90,8 @@ document.getElementById('signout').addEventListener('click', async () => {
   }
 })
 window.addEventListener('hashchange', () => {
-  quiet()
+  if (!keepStatus) quiet()
+  keepStatus = false
   void route()
 })
 

@@ -19,9 +19,12 @@ export function barChart({ title, points, label }) {
   const width = 640
   const height = 220
   const left = 48
-  const bottom = 28
+  const bottom = 30
   const top = 12
-  const max = Math.max(1, ...points.map((p) => p.requests))
+  // Note: a "nice" top (2, 4, 10, 20, 40, 100 …) keeps the three axis labels distinct whole numbers.
+  const peak = Math.max(1, ...points.map((p) => p.requests))
+  const magnitude = 10 ** Math.floor(Math.log10(peak))
+  const max = [1, 2, 4, 10].map((m) => m * magnitude).find((m) => m >= peak && m % 2 === 0) ?? 20 * magnitude
   const plotH = height - top - bottom
   const slot = (width - left - 8) / points.length
   const barW = Math.max(2, slot * 0.7)
@@ -32,7 +35,7 @@ export function barChart({ title, points, label }) {
   for (const fraction of [0, 0.5, 1]) {
     const y = top + plotH * (1 - fraction)
     svg.append(s('line', { x1: left, x2: width - 4, y1: y, y2: y, class: 'grid' }))
-    svg.append(s('text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'axis' }, count(Math.round(max * fraction))))
+    svg.append(s('text', { x: left - 6, y: y + 4, 'text-anchor': 'end', class: 'axis' }, count(max * fraction)))
   }
   points.forEach((p, i) => {
     const x = left + i * slot + (slot - barW) / 2
@@ -41,8 +44,11 @@ export function barChart({ title, points, label }) {
     const base = top + plotH
     if (okH > 0) svg.append(s('rect', { x, y: base - okH, width: barW, height: okH, class: 'ok' }))
     if (errH > 0) svg.append(s('rect', { x, y: base - okH - errH, width: barW, height: errH, class: 'err' }))
+    // Note: the first and last labels are anchored inwards so they are never cut at the edges.
+    const anchor = i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'
+    const at = i === 0 ? x : i === points.length - 1 ? x + barW : x + barW / 2
     if (i === 0 || i === points.length - 1 || i === Math.floor(points.length / 2))
-      svg.append(s('text', { x: x + barW / 2, y: height - 8, 'text-anchor': 'middle', class: 'axis' }, label(p.at)))
+      svg.append(s('text', { x: at, y: height - 6, 'text-anchor': anchor, class: 'axis' }, label(p.at)))
   })
   return svg
 }

@@ -39,7 +39,7 @@ export async function renderKeys(main, { state }) {
         ? h('p', {}, 'No keys yet: create one above.')
         : h(
             'div',
-            { class: 'table-wrap' },
+            { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Your API keys' },
             h(
               'table',
               {},

@@ -55,7 +55,7 @@ export async function renderPlan(main, context) {
       h('h2', {}, 'All plans'),
       h(
         'div',
-        { class: 'table-wrap' },
+        { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Plans and their limits' },
         h(
           'table',
           { class: 'numbers' },

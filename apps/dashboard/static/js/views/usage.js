@@ -6,23 +6,28 @@ const dayLabel = (at) => at.slice(5)
 const hourLabel = (at) => `${at.slice(11, 13)}:00`
 
 function table(caption, first, points, label) {
-  return h(
+  const busy = points.filter((p) => p.requests > 0 || p.errors > 0 || p.forwarded > 0 || p.rateLimited > 0)
+  if (busy.length === 0) return h('p', { class: 'hint' }, 'No calls in this period.')
+  return [
+    h('p', { class: 'table-title' }, 'Numbers ', h('span', { class: 'hint' }, '(periods without calls left out)')),
+    h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption },
     h(
       'table',
       { class: 'numbers' },
-      h('caption', {}, caption),
+      h('caption', { class: 'visually-hidden' }, caption),
       h('thead', {}, h('tr', {}, [first, 'Requests', 'Errors', 'Rate-limited', 'Forwarded'].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         {},
-        [...points].reverse().map((p) =>
+        [...busy].reverse().map((p) =>
           h('tr', {}, h('th', { scope: 'row' }, label(p.at)), h('td', {}, count(p.requests)), h('td', {}, count(p.errors)), h('td', {}, count(p.rateLimited)), h('td', {}, count(p.forwarded))),
         ),
       ),
     ),
-  )
+  ),
+  ]
 }
 
 function chartSection(title, first, points, label) {
@@ -31,7 +36,7 @@ function chartSection(title, first, points, label) {
     'section',
     { class: 'card' },
     h('h2', {}, title),
-    h('p', { class: 'lead' }, `${count(total)} calls`),
+    h('p', { class: 'lead' }, `${count(total)} ${total === 1 ? 'call' : 'calls'}`),
     barChart({ title, points, label }),
     h('p', { class: 'legend' }, h('span', { class: 'swatch ok' }), ' answered ', h('span', { class: 'swatch err' }), ' errors (rate-limited included)'),
     table(`${title}: numbers`, first, points, label),
