@@ -27,7 +27,19 @@ export type KeyAccess = Readonly<{
   secretHash: Buffer | undefined
   /** Authorization headers seen to carry the right secret (bounded), so the sha256 runs once per client. */
   goodAuthorizations: Set<string>
+  /** Verdicts for Origin and User-Agent values seen (bounded): a client sends the same ones again and again. */
+  originVerdicts: Map<string, boolean>
+  userAgentVerdicts: Map<string, boolean>
 }>
+
+/** Most remembered values per kind and key; past it the memory starts over. */
+const maxRemembered = 1000
+
+function remember(verdicts: Map<string, boolean>, value: string, verdict: boolean): boolean {
+  if (verdicts.size >= maxRemembered) verdicts.clear()
+  verdicts.set(value, verdict)
+  return verdict
+}
 
 /** What a request shows of itself for the checks. */
 export type AccessRequest = { network: string; origin: string | undefined; userAgent: string | undefined; authorization: string | undefined }
@@ -58,12 +70,19 @@ export function compileKeyAccess(settings: KeyAccessSettings): KeyAccess | undef
     userAgents: allowedUserAgents.length === 0 ? undefined : allowedUserAgents.map((ua) => ua.toLowerCase()),
     secretHash: secretHash === null ? undefined : Buffer.from(secretHash.slice(2), 'hex'),
     goodAuthorizations: new Set(),
+    originVerdicts: new Map(),
+    userAgentVerdicts: new Map(),
   }
 }
 
 function originAllowed(access: KeyAccess, origin: string | undefined): boolean {
   // Note: an allowlist refuses requests that name no Origin (servers, curl), as Infura does.
   if (origin === undefined) return false
+  const known = access.originVerdicts.get(origin)
+  return known ?? remember(access.originVerdicts, origin, matchOrigin(access, origin))
+}
+
+function matchOrigin(access: KeyAccess, origin: string): boolean {
   const value = origin.toLowerCase()
   if (access.origins!.has(value)) return true
   const at = value.indexOf('://')
@@ -78,6 +97,11 @@ function originAllowed(access: KeyAccess, origin: string | undefined): boolean {
 
 function userAgentAllowed(access: KeyAccess, userAgent: string | undefined): boolean {
   if (userAgent === undefined) return false
+  const known = access.userAgentVerdicts.get(userAgent)
+  return known ?? remember(access.userAgentVerdicts, userAgent, matchUserAgent(access, userAgent))
+}
+
+function matchUserAgent(access: KeyAccess, userAgent: string): boolean {
   const value = userAgent.toLowerCase()
   for (const entry of access.userAgents!) if (value.includes(entry)) return true
   return false

@@ -42,9 +42,11 @@ export async function listAccounts(db: DbOrTx): Promise<(AccountRow & { keys: nu
       plan: accounts.plan,
       createdAt: accounts.createdAt,
       disabledAt: accounts.disabledAt,
-      keys: sql<number>`(select count(*) from ${apiKeys} where ${apiKeys.accountId} = ${accounts.id} and ${apiKeys.revokedAt} is null)`.mapWith(Number),
+      keys: sql<number>`count(${apiKeys.id}) filter (where ${apiKeys.revokedAt} is null)`.mapWith(Number),
     })
     .from(accounts)
+    .leftJoin(apiKeys, eq(apiKeys.accountId, accounts.id))
+    .groupBy(accounts.id)
     .orderBy(asc(accounts.id))
 }
 
