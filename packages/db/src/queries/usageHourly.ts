@@ -2,6 +2,7 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../client.js'
 import { apiKeys, usageDaily, usageHourly } from '../schema.js'
+import { mergeUsageCounts } from './usage.js'
 
 /** Counts to add to one key's row for one network and UTC hour (`hour` as an ISO time at the start of the hour). */
 export type HourlyUsageDelta = {
@@ -16,18 +17,7 @@ export type HourlyUsageDelta = {
 
 /** Adds the deltas to usage_hourly in one statement (same-row deltas merged first, as addUsage does). */
 export async function addHourlyUsage(db: DbOrTx, deltas: readonly HourlyUsageDelta[]): Promise<void> {
-  const merged = new Map<string, HourlyUsageDelta>()
-  for (const d of deltas) {
-    const key = `${d.keyId}/${d.hour}/${d.network}`
-    const seen = merged.get(key)
-    if (seen === undefined) merged.set(key, { ...d })
-    else {
-      seen.requests += d.requests
-      seen.errors += d.errors
-      seen.forwarded += d.forwarded
-      seen.rateLimited += d.rateLimited
-    }
-  }
+  const merged = mergeUsageCounts(deltas, (d) => `${d.keyId}/${d.hour}/${d.network}`)
   if (merged.size === 0) return
   const add = (column: PgColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`
   await db
