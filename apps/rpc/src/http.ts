@@ -4,6 +4,7 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
 import type { Answer, Outcome } from './answer.js'
 import type { Auth } from './auth.js'
+import { accessAllowed, rejectedBody } from './keyAccess.js'
 import { type DiscardBound, discardBody, isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
@@ -40,12 +41,23 @@ function sendOutcome(res: ServerResponse, { status, body, retryAfter, failover }
 }
 
 const failoverHeader = /^\s*true\s*$/i
+/** CORS preflight answer: any origin may ask (a key's Origin allowlist decides on the POST itself). */
+const preflightHeaders = [
+  'access-control-allow-origin',
+  '*',
+  'access-control-allow-methods',
+  'POST, OPTIONS',
+  'access-control-allow-headers',
+  'content-type, authorization, enable-failover',
+  'access-control-max-age',
+  '86400',
+]
 
 /**
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, notes/stack.md): returns false for anything that is not `POST …/v3/…`, which
- * then goes to the Express app. Checks in order: network (404), key (401), Content-Type (415),
- * body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
+ * order: network (404), key (401), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
  * batch gets 200 with an empty body.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -68,6 +80,13 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     const checked = auth.authenticate(key)
     const result = checked instanceof Promise ? await checked : checked
     if (!result.ok) return sendJson(res, result.status, result.body)
+    // Note: browsers read answers across origins only with this header (Infura sends it too).
+    if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
+    const { access } = result.key
+    if (access !== undefined) {
+      const { origin, authorization } = req.headers
+      if (!accessAllowed(access, { network: network.name, origin, userAgent: req.headers['user-agent'], authorization })) return sendJson(res, 403, rejectedBody)
+    }
     if (!isJsonContentType(req.headers['content-type'])) return sendJson(res, 415, unsupportedType)
     const declared = req.headers['content-length']
     if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res)
@@ -88,7 +107,12 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   }
 
   return (req, res) => {
-    if (req.method !== 'POST') return false
+    if (req.method !== 'POST') {
+      if (req.method !== 'OPTIONS' || !hotPath.test(req.url ?? '')) return false
+      res.writeHead(204, preflightHeaders)
+      res.end()
+      return true
+    }
     const match = hotPath.exec(req.url ?? '')
     if (match === null) return false
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addUsage, admittedOnDay, type Db } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './answer.js'
 import { createApp, finishApp, type Readiness } from './app.js'
@@ -18,6 +18,7 @@ import { type CreatePartnerParameters, createPartner, type Partner } from './par
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './rateLimit.js'
 import { createBlockKnown, createDbKeyStore, createFindUncle, primaryReads, type ReadSource } from './store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
+import { createHourlyUsageRecorder, type HourlyUsageRecorder, type HourlyUsageStore } from './usageHourly.js'
 import { attachWebSocket } from './ws.js'
 
 export type RpcServerDeps = {
@@ -33,6 +34,8 @@ export type RpcServerDeps = {
   blockKnown?: BlockKnown | undefined
   /** Default: addUsage on `db` (usage_daily). */
   usageStore?: UsageStore | undefined
+  /** Default: usage_hourly on `db`, rows kept 35 days. */
+  hourlyUsageStore?: HourlyUsageStore | undefined
 }
 
 export type RpcServerOptions = {
@@ -59,6 +62,7 @@ export type RpcServer = {
   auth: Auth
   heads: HeadTracker
   usage: UsageRecorder
+  hourly: HourlyUsageRecorder
   limiter: RateLimiter | undefined
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
@@ -137,12 +141,23 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
     { flushIntervalMs: options.usageFlushMs },
   )
+  const hourly = createHourlyUsageRecorder(
+    {
+      store: deps.hourlyUsageStore ?? {
+        add: (deltas) => addHourlyUsage(db, deltas),
+        prune: async () => void (await pruneHourlyUsage(db, { days: 35 })),
+      },
+      logger,
+    },
+    { flushIntervalMs: options.usageFlushMs },
+  )
   const answer = createAnswer({
     handler,
     answerWithFailover: createAnswerWithFailover({ handler }),
     partnerFor: (network) => partners.get(network.name),
     limiter,
     usage,
+    hourly,
     limits,
   })
 
@@ -175,6 +190,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     auth,
     heads,
     usage,
+    hourly,
     limiter,
     partners,
     async listen(port, host) {
@@ -214,6 +230,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       server.close(() => undefined)
       await auth.stop()
       await usage.stop()
+      await hourly.stop()
       await limiter?.close()
     },
   }

@@ -7,6 +7,7 @@ import expressWs from 'express-ws'
 import type WebSocket from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from './auth.js'
+import { type AccessRequest, accessAllowed, rejectedBody } from './keyAccess.js'
 import { type RpcLimits, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
@@ -15,12 +16,12 @@ export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; li
 const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 const jsonHeaders = { 'Content-Type': 'application/json' }
 type Refusal = { status: number; body: string }
-type Accepted = { network: ServedNetwork; keyHash: Hex; key: string }
+type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
 
 /**
- * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key and
- * network are checked in ws's verifyClient, so a bad one is refused with an HTTP status before the
- * handshake. Each message goes through answer() (rate limits, failover by key setting — there are
+ * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key,
+ * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
+ * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
 export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void> } {
@@ -28,6 +29,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: transportErrorBody(-32601, 'not found: WebSocket endpoints are /ws/v3/<API_KEY>') }
+  const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
     body: transportErrorBody(-32005, `too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`),
@@ -41,8 +43,11 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     if ('unknown' in network) return { status: 404, body: resolver.unknownBody(network.unknown) }
     const result = await auth.authenticate(match[2])
     if (!result.ok) return result
+    const { origin, authorization } = req.headers
+    const request: AccessRequest = { network: network.name, origin, userAgent: req.headers['user-agent'], authorization }
+    if (result.key.access !== undefined && !accessAllowed(result.key.access, request)) return rejected
     if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
-    return { network, keyHash: result.key.keyHash, key: match[2]! }
+    return { network, keyHash: result.key.keyHash, key: match[2]!, request }
   }
 
   const instance = expressWs(app, server, {
@@ -73,7 +78,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   function onConnection(ws: WebSocket, req: IncomingMessage) {
     const state = accepted.get(req)
     if (state === undefined) return ws.close(1011)
-    const { keyHash, network, key } = state
+    const { keyHash, network, key, request } = state
     connections.set(keyHash, (connections.get(keyHash) ?? 0) + 1)
     lastSeen.set(ws, Date.now())
     ws.on('close', () => {
@@ -96,6 +101,12 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
           if (!checked.ok) {
             if (ws.readyState === ws.OPEN) ws.send(checked.body)
             ws.close(1008, 'invalid project id')
+            return undefined
+          }
+          // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
+          if (checked.key.access !== undefined && !accessAllowed(checked.key.access, request)) {
+            if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
+            ws.close(1008, 'rejected due to project ID settings')
             return undefined
           }
           return answer(text, checked.key, network, false)

@@ -48,16 +48,49 @@ export { countUncles, getUncle } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export type { ApiKeyPlan } from './schema.js'
 export {
+  accounts,
   apiKeyPlans,
   apiKeys,
   blocks,
   blocksHex,
   era1Refusals,
   indexedRanges,
+  maxAllowlistEntries,
   networks,
+  operatorEmail,
   plans,
   reorgs,
+  sessions,
   uncles,
   unclesHex,
+  upgradeRequests,
   usageDaily,
+  usageHourly,
 } from './schema.js'
+export type { AccountRow, SessionRow, UpgradeRequestRow } from './queries/accounts.js'
+export {
+  deleteExpiredSessions,
+  deleteSession,
+  findAccountByEmail,
+  findSession,
+  insertAccount,
+  insertSession,
+  insertUpgradeRequest,
+  listAccounts,
+  listUpgradeRequests,
+  normalizeEmail,
+  setAccountDisabled,
+  setAccountPlan,
+} from './queries/accounts.js'
+export type { AccountKeyRow, KeySettingsPatch } from './queries/accountKeys.js'
+export {
+  copyKeySettings,
+  findAccountKey,
+  keySettingsForCopy,
+  listAccountKeys,
+  revokeAccountKey,
+  setAccountKeySecret,
+  updateAccountKey,
+} from './queries/accountKeys.js'
+export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './queries/usageHourly.js'
+export { accountDailyUsage, accountHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'
