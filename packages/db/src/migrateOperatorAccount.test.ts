@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { migrationsFolder } from './migrate.js'
 import { createTestDatabase, type TestDatabase } from './testing.js'
 
-// Migration 0004 on a database that already has keys: they move to the operator account.
+// Migration 0005 on a database that already has keys: they move to the operator account.
 
 const statements = (file: string) =>
   readFileSync(join(migrationsFolder, file), 'utf8')
@@ -13,7 +13,7 @@ const statements = (file: string) =>
     .map((s) => s.trim())
     .filter((s) => s !== '')
 
-describe('migration 0004 (accounts)', () => {
+describe('migration 0005 (accounts)', () => {
   let database: TestDatabase
   let client: pg.Client
   beforeAll(async () => {
@@ -34,10 +34,10 @@ describe('migration 0004 (accounts)', () => {
   })
 
   test('default: keys made before accounts existed belong to the operator account afterwards', async () => {
-    for (const file of ['0000_init.sql', '0001_api_keys.sql', '0002_reorgs.sql', '0003_plans_usage.sql'])
+    for (const file of ['0000_init.sql', '0001_api_keys.sql', '0002_reorgs.sql', '0003_plans_usage.sql', '0004_lean_blocks_era1_refusals.sql'])
       for (const statement of statements(file)) await client.query(statement)
     await client.query(`insert into api_keys (key_hash, prefix, plan, label) values ('\\x01', 'aaaaaaaa', 'team', 'old'), ('\\x02', 'bbbbbbbb', 'core', null)`)
-    for (const statement of statements('0004_dashboard.sql')) await client.query(statement)
+    for (const statement of statements('0005_dashboard.sql')) await client.query(statement)
     const { rows } = await client.query<{ prefix: string; plan: string; email: string; password_hash: string | null }>(
       'select k.prefix, k.plan, a.email, a.password_hash from api_keys k join accounts a on a.id = k.account_id order by k.id',
     )
