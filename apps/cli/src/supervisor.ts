@@ -1,6 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BaseError } from '@uncle-rpc/chain'
+
+/** A child process of `uncle-rpc start` stopped while it was being waited for. */
+export class ChildExitedError extends BaseError {
+  constructor(message: string) {
+    super(message, { name: 'ChildExitedError' })
+  }
+}
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '../bin/uncle-rpc.js')
 
@@ -39,7 +47,7 @@ export function startChild(name: string, args: readonly string[], env: NodeJS.Pr
         }
         waiters.add(check)
         void exited.then((code) => {
-          if (waiters.delete(check)) reject(new Error(`${name} exited (${code}) before it was ready`))
+          if (waiters.delete(check)) reject(new ChildExitedError(`${name} exited (${code}) before it was ready`))
         })
         check()
       })

@@ -1,5 +1,7 @@
 import { BaseError } from '@uncle-rpc/chain'
-import type { RejectedBlock } from './fetchRange.js'
+
+/** One block of a range that the node served wrongly: it must not be written. */
+export type RejectedBlock = { number: bigint; error: BaseError }
 
 /** Some blocks of a range failed verification: the rest were written, these were not. */
 export class BlocksRejectedError extends BaseError {
@@ -42,5 +44,19 @@ export class ChainIdMismatchError extends BaseError {
 export class Era1ConflictError extends BaseError {
   constructor(network: string, file: string, reason: string) {
     super(`${network}: era1 file ${file} does not fit the stored chain (${reason}); not written`, { name: 'Era1ConflictError' })
+  }
+}
+
+/** The node answered a block request with something else than the block asked for, or a malformed one. */
+export class NodeAnswerError extends BaseError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { name: 'NodeAnswerError', ...options })
+  }
+}
+
+/** A network could not start (era1 source unusable, the node never answered): the indexer stops. */
+export class NetworkStartError extends BaseError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { name: 'NetworkStartError', ...options })
   }
 }

@@ -8,6 +8,7 @@ import {
   uncleSize,
   verifyBlock,
 } from '@uncle-rpc/chain'
+import { NodeAnswerError, type RejectedBlock } from './errors.js'
 import type { Upstream } from './upstream/createUpstream.js'
 
 /** A block and its uncles, fetched from the node and verified against their hashes. */
@@ -17,8 +18,7 @@ export type VerifiedBlock = {
   uncles: (HashedHeader & { size: number })[]
 }
 
-/** One block of a range that the node served wrongly: it must not be written. */
-export type RejectedBlock = { number: bigint; error: BaseError }
+export type { RejectedBlock }
 
 export type FetchRangeResult = { blocks: VerifiedBlock[]; rejected: RejectedBlock[] }
 
@@ -26,7 +26,7 @@ type RpcBlock = Record<string, unknown> & { uncles?: unknown; totalDifficulty?: 
 
 function asError(label: bigint | Hex, error: unknown): BaseError {
   if (error instanceof BaseError) return error
-  return new BaseError(`Block ${label}: unreadable answer from the node`, { cause: error })
+  return new NodeAnswerError(`Block ${label}: unreadable answer from the node`, { cause: error })
 }
 
 /** What a block request must return: the block at this number, or with this hash. */
@@ -77,11 +77,11 @@ async function fetchVerified(
       const header = headerFromRpc(raw)
       number = header.number
       if (want.number !== undefined && header.number !== want.number)
-        throw new BaseError(`Block ${want.number}: the node answered block ${header.number} instead`)
+        throw new NodeAnswerError(`Block ${want.number}: the node answered block ${header.number} instead`)
       if (want.hash !== undefined && header.hash !== want.hash.toLowerCase())
-        throw new BaseError(`Block ${want.hash}: the node answered block ${header.hash} instead`)
+        throw new NodeAnswerError(`Block ${want.hash}: the node answered block ${header.hash} instead`)
       if (!Array.isArray(raw.uncles) || !raw.uncles.every((u) => typeof u === 'string'))
-        throw new BaseError(`Block ${label} (${header.hash}): "uncles" is not a list of hashes`)
+        throw new NodeAnswerError(`Block ${label} (${header.hash}): "uncles" is not a list of hashes`)
       const td = typeof raw.totalDifficulty === 'string' ? BigInt(raw.totalDifficulty) : undefined
       parsed.push({ number, header, uncleHashes: raw.uncles as Hex[], td })
     } catch (error) {
@@ -104,7 +104,7 @@ async function fetchVerified(
         const uncle = headerFromRpc(raw)
         const size = uncleSize(uncle)
         if (raw.size !== undefined && raw.size !== toQuantity(size))
-          throw new BaseError(
+          throw new NodeAnswerError(
             `Block ${b.number} (${b.header.hash}): uncle ${index} size ${String(raw.size)} is not ${toQuantity(size)}`,
           )
         return { ...uncle, size }

@@ -3,7 +3,7 @@ import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { ChainIdMismatchError } from './errors.js'
+import { ChainIdMismatchError, NetworkStartError } from './errors.js'
 import { createEra1Source, type Era1Source } from './era1/era1Source.js'
 import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, era1QueueName, queueName, rangeJobId, rangeJobName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
@@ -283,7 +283,7 @@ export function startNetworkRunner(
       era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger, deps.builtInRoots)
     } catch (error) {
       stopped = true
-      queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new BaseError(errorText(error), { cause: error })))
+      queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new NetworkStartError(errorText(error), { cause: error })))
     }
   }
 
@@ -292,7 +292,7 @@ export function startNetworkRunner(
       if (!stopped) run()
     },
     (error: unknown) => {
-      if (!stopped) hooks.onFatal(error instanceof BaseError ? error : new BaseError(errorText(error), { cause: error }))
+      if (!stopped) hooks.onFatal(error instanceof BaseError ? error : new NetworkStartError(errorText(error), { cause: error }))
     },
   )
 

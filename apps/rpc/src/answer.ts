@@ -1,4 +1,4 @@
-import { errorResponse, type JsonRpcHandler, JsonRpcError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
+import { errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from './auth.js'
 import type { AnswerWithFailover } from './failover.js'
 import type { FailoverPolicy } from './failoverPolicy.js'
@@ -40,10 +40,10 @@ export type AnswerDeps = {
 export function rateLimitedBody(rawId: string, verdict: RateVerdict & { ok: false }): string {
   const error =
     verdict.kind === 'rps'
-      ? new JsonRpcError(-32005, 'project ID request rate exceeded', {
+      ? new LimitExceededError('project ID request rate exceeded', {
           data: { current_rps: verdict.currentRps, allowed_rps: verdict.allowedRps, backoff_seconds: verdict.retryAfterSeconds },
         })
-      : new JsonRpcError(-32005, 'daily request count exceeded, request rate limited', {
+      : new LimitExceededError('daily request count exceeded, request rate limited', {
           data: { allowed_daily: verdict.allowedDaily, backoff_seconds: verdict.retryAfterSeconds },
         })
   return errorResponse(rawId, error)

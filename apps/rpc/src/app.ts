@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
 import { transportErrorBody } from './limits.js'
 
@@ -8,10 +8,11 @@ import { transportErrorBody } from './limits.js'
 export type Readiness = () => Promise<{ ready: boolean; networks: Record<string, string | null>; error?: string }>
 
 const notFoundBody = transportErrorBody(
-  -32601,
-  'not found: send JSON-RPC as POST /v3/<API_KEY> (or /<network>/v3/<API_KEY>); WebSocket at /ws/v3/<API_KEY>',
+  new NotFoundError(
+    'not found: send JSON-RPC as POST /v3/<API_KEY> (or /<network>/v3/<API_KEY>); WebSocket at /ws/v3/<API_KEY>',
+  ),
 )
-const methodNotAllowedBody = transportErrorBody(-32600, 'method not allowed: send JSON-RPC requests with POST')
+const methodNotAllowedBody = transportErrorBody(new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
 
 /**
  * The Express application: health, readiness, WebSocket routes (added by ws.ts) and JSON 404s.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, ServerError } from '@uncle-rpc/jsonrpc'
 import type { KeyAccess } from './keyAccess.js'
 
 /** What the server needs to know about a key: its plan and the limits in force (its overrides, else the plan's). */
@@ -57,8 +57,8 @@ export type CreateAuthParameters = {
   touchIntervalMs?: number | undefined
 }
 
-const missingKeyBody = errorResponse('null', new JsonRpcError(-32000, 'project id required in the url'))
-const invalidKeyBody = errorResponse('null', new JsonRpcError(-32000, 'invalid project id'))
+const missingKeyBody = errorResponse('null', new ServerError('project id required in the url'))
+const invalidKeyBody = errorResponse('null', new ServerError('invalid project id'))
 const missing: AuthResult = { ok: false, status: 401, body: missingKeyBody }
 const invalid: AuthResult = { ok: false, status: 401, body: invalidKeyBody }
 // Note: keys are 32 hex characters; anything far off that shape is refused without a lookup.

@@ -1,4 +1,4 @@
-import { errorResponse, goJsonStringify, type HandleOptions, type JsonRpcHandler, JsonRpcError, type ParsedMessage } from '@uncle-rpc/jsonrpc'
+import { errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage } from '@uncle-rpc/jsonrpc'
 import type { FailoverPolicy, ForwardCall } from './failoverPolicy.js'
 import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import type { ServedNetwork } from './network.js'
@@ -15,10 +15,9 @@ export type AnswerWithFailover = (
 ) => Promise<ForwardedAnswer>
 
 /** -32603 for a call that needed the partner when the partner could not answer. */
-export function partnerUnavailableError(error: unknown): JsonRpcError {
+export function partnerUnavailableError(error: unknown): InternalError {
   const reason = error instanceof PartnerUnavailableError ? error.reason : 'network'
-  return new JsonRpcError(
-    -32603,
+  return new InternalError(
     'the index cannot answer this call authoritatively and the failover partner is unavailable right now; try again later',
     { data: { reason } },
   )

@@ -1,5 +1,5 @@
 import { BaseError } from '@uncle-rpc/chain'
-import { JsonRpcError } from '@uncle-rpc/jsonrpc'
+import { InternalError } from '@uncle-rpc/jsonrpc'
 
 /** A call to send to the partner instead of the local answer: the method and its normalized params. */
 export type ForwardCall = { method: string; params: readonly unknown[] }
@@ -29,11 +29,10 @@ export const indexUnavailableMessages: Readonly<Record<FailoverPolicyKind, strin
 })
 
 /** -32603 for a call the index could not answer (database down or past the deadline); the message depends on the key's failover policy. */
-export class IndexUnavailableError extends JsonRpcError {
-  static readonly code = -32603 as const
+export class IndexUnavailableError extends InternalError {
   override name = 'IndexUnavailableError'
   constructor(kind: FailoverPolicyKind, options: { cause?: unknown } = {}) {
-    super(IndexUnavailableError.code, indexUnavailableMessages[kind], options)
+    super(indexUnavailableMessages[kind], options)
   }
 }
 

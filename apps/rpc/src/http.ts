@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Answer, Outcome } from './answer.js'
 import type { Auth } from './auth.js'
 import { accessAllowed, rejectedBody } from './keyAccess.js'
@@ -62,8 +62,8 @@ const preflightHeaders = [
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { resolver, auth, answer, limits, logger } = deps
-  const unsupportedType = transportErrorBody(-32600, 'unsupported content type: send application/json')
-  const tooLarge = transportErrorBody(-32600, `request body too large: the limit is ${limits.maxBodyBytes} bytes`)
+  const unsupportedType = transportErrorBody(new InvalidRequestError('unsupported content type: send application/json'))
+  const tooLarge = transportErrorBody(new InvalidRequestError(`request body too large: the limit is ${limits.maxBodyBytes} bytes`))
   // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.
   const discardBound: DiscardBound = { maxBytes: 8 * limits.maxBodyBytes, maxMs: Math.min(5000, limits.requestTimeoutMs) }
   const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse) => {

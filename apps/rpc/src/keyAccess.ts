@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
-import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, RejectedError } from '@uncle-rpc/jsonrpc'
 
 /** A key's restrictions as stored (api_keys): empty lists and nulls mean "no restriction". */
 export type KeyAccessSettings = {
@@ -45,7 +45,7 @@ function remember(verdicts: Map<string, boolean>, value: string, verdict: boolea
 export type AccessRequest = { network: string; origin: string | undefined; userAgent: string | undefined; authorization: string | undefined }
 
 /** 403 `-32002 rejected due to project ID settings` (the contract's table). */
-export const rejectedBody = errorResponse('null', new JsonRpcError(-32002, 'rejected due to project ID settings'))
+export const rejectedBody = errorResponse('null', new RejectedError())
 
 /** Compiles a key's restrictions; undefined when it has none (the hot path then checks nothing). */
 export function compileKeyAccess(settings: KeyAccessSettings): KeyAccess | undefined {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { BaseError } from '@uncle-rpc/chain'
-import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+import { ClientAbortedError } from './errors.js'
+import { errorResponse, type JsonRpcError } from '@uncle-rpc/jsonrpc'
 
 /** Limits that keep one client from hurting the others. Every one is a `uncle-rpc rpc` flag. */
 export type RpcLimits = Readonly<{
@@ -40,8 +40,8 @@ export const defaultLimits: RpcLimits = Object.freeze({
 })
 
 /** A JSON-RPC error body with id null, for failures found before the request is parsed. */
-export function transportErrorBody(code: number, message: string): string {
-  return errorResponse('null', new JsonRpcError(code, message))
+export function transportErrorBody(error: JsonRpcError): string {
+  return errorResponse('null', error)
 }
 
 /** Whether a Content-Type header is JSON: `application/json`, optionally with parameters (`; charset=utf-8`). */
@@ -77,7 +77,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     req.on('error', reject)
     // Note: a client that disconnects mid-body: nothing to answer (the caller sees req.destroyed).
     req.on('close', () => {
-      if (!req.complete) reject(new BaseError('client closed the connection before sending the whole body'))
+      if (!req.complete) reject(new ClientAbortedError())
     })
   })
 }

@@ -1,4 +1,4 @@
-import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, NotFoundError } from '@uncle-rpc/jsonrpc'
 
 /**
  * A network this server answers for: its name (a DNS label), the confirmation depth used for
@@ -49,6 +49,6 @@ export function createNetworkResolver(networks: readonly ServedNetwork[]): Netwo
     },
     unknownBody: (name) =>
       // Note: -32601 as the contract suggests: the "method" (this network's endpoint) does not exist here.
-      errorResponse('null', new JsonRpcError(-32601, `network "${name.slice(0, 64)}" is not served here; known networks: ${known}`)),
+      errorResponse('null', new NotFoundError(`network "${name.slice(0, 64)}" is not served here; known networks: ${known}`)),
   }
 }

@@ -1,7 +1,7 @@
-import { BaseError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { Redis } from 'ioredis'
 import type { KeyRecord } from './auth.js'
+import { RedisUnavailableError } from './errors.js'
 import { dayOfSecond, decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
 
 /** The outcome of taking requests from a key's budgets. */
@@ -166,7 +166,7 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     }
     if (downSince !== 0 && now < retryAt) return fallback(state.key, cost)
     if (redis.status !== 'ready') {
-      if (downSince === 0) down(new BaseError(`Redis connection ${redis.status}`))
+      if (downSince === 0) down(new RedisUnavailableError(redis.status))
       return fallback(state.key, cost)
     }
     return undefined

@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { RateLimitReplyError } from './errors.js'
 
 // The Redis side of the rate limits: an atomic script that grants a process tokens (a lease) from
 // a key's budgets, so every RPC process sharing the Redis sees one budget per key. Fixed windows:
@@ -60,7 +60,7 @@ export type RateLimitReply = {
 /** Decodes the script's reply (throws on an unexpected shape). */
 export function decodeRateLimitReply(reply: unknown): RateLimitReply {
   if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number') || (reply[0] as number) < -1)
-    throw new BaseError('unexpected reply from the rate limit script')
+    throw new RateLimitReplyError()
   const [granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second] = reply as number[] as [number, number, number, number, number, number]
   return { granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second }
 }

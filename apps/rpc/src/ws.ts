@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
+import { InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import type { Express } from 'express'
 import expressWs from 'express-ws'
 import type WebSocket from 'ws'
@@ -28,11 +29,11 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
-  const notFound: Refusal = { status: 404, body: transportErrorBody(-32601, 'not found: WebSocket endpoints are /ws/v3/<API_KEY>') }
+  const notFound: Refusal = { status: 404, body: transportErrorBody(new NotFoundError('not found: WebSocket endpoints are /ws/v3/<API_KEY>')) }
   const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
-    body: transportErrorBody(-32005, `too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`),
+    body: transportErrorBody(new LimitExceededError(`too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`)),
   }
 
   async function verify(req: IncomingMessage): Promise<Refusal | Accepted> {
@@ -63,7 +64,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
           },
           (error: unknown) => {
             logger.error({ msg: 'WebSocket upgrade check failed', error: (error as Error).message })
-            done(false, 503, transportErrorBody(-32603, 'internal error'), jsonHeaders)
+            done(false, 503, transportErrorBody(new InternalError()), jsonHeaders)
           },
         )
       },

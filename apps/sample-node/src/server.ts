@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createJsonRpcHandler, JsonRpcError, type JsonRpcMethods, parseMessage } from '@uncle-rpc/jsonrpc'
+import { createJsonRpcHandler, type JsonRpcMethods, parseMessage, ServerError } from '@uncle-rpc/jsonrpc'
 import type { FaultDecision, Faults } from './faults.js'
 
 // The HTTP transport, shaped like geth's rpc/http.go: POST with a JSON content type, 5 MiB body
@@ -31,7 +31,7 @@ function withFaultErrors(methods: JsonRpcMethods<unknown>): JsonRpcMethods<unkno
   const wrapped: Record<string, (params: unknown, context: unknown) => unknown> = {}
   for (const [name, method] of Object.entries(methods)) {
     wrapped[name] = (params, context) => {
-      if ((context as RequestContext).injectError) throw new JsonRpcError(-32000, 'injected fault: internal server error')
+      if ((context as RequestContext).injectError) throw new ServerError('injected fault: internal server error')
       return method(params, context)
     }
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { createJsonRpcHandler, JsonRpcError, type JsonRpcMethods } from '@uncle-rpc/jsonrpc'
+import { createJsonRpcHandler, InvalidParamsError, type JsonRpcMethods } from '@uncle-rpc/jsonrpc'
 import { type WebSocket, WebSocketServer } from 'ws'
 
 // The WebSocket transport on the HTTP port, as geth with --ws: the same methods, plus
@@ -37,14 +37,14 @@ export function attachWebSocket(server: Server, parameters: AttachWebSocketParam
     ...parameters.methods,
     eth_subscribe: (params, connection) => {
       const kind = Array.isArray(params) ? params[0] : undefined
-      if (kind !== 'newHeads') throw new JsonRpcError(-32602, `unsupported subscription "${String(kind)}": the sample node has newHeads only`)
+      if (kind !== 'newHeads') throw new InvalidParamsError(`unsupported subscription "${String(kind)}": the sample node has newHeads only`)
       const id = newSubscriptionId()
       connection.subscriptions.add(id)
       return id
     },
     eth_unsubscribe: (params, connection) => {
       const id = Array.isArray(params) ? params[0] : undefined
-      if (typeof id !== 'string') throw new JsonRpcError(-32602, 'missing value for required argument 0')
+      if (typeof id !== 'string') throw new InvalidParamsError('missing value for required argument 0')
       return connection.subscriptions.delete(id)
     },
   }

@@ -51,6 +51,15 @@ export class MethodNotFoundError extends JsonRpcError {
   }
 }
 
+/** -32601 with our own text, for a path or network that does not exist here (the "method" is the endpoint). */
+export class NotFoundError extends JsonRpcError {
+  static readonly code = MethodNotFoundError.code
+  override name = 'NotFoundError'
+  constructor(message: string, options?: JsonRpcErrorOptions) {
+    super(NotFoundError.code, message, options)
+  }
+}
+
 /** -32602: bad params; params.ts builds geth's exact messages. */
 export class InvalidParamsError extends JsonRpcError {
   static readonly code = -32602 as const
@@ -68,3 +77,42 @@ export class InternalError extends JsonRpcError {
     super(InternalError.code, message, options)
   }
 }
+
+/** -32000 (geth's generic server error; Infura's `invalid project id`, `project id required in the url`). */
+export class ServerError extends JsonRpcError {
+  static readonly code = -32000 as const
+  override name = 'ServerError'
+  constructor(message: string, options?: JsonRpcErrorOptions) {
+    super(ServerError.code, message, options)
+  }
+}
+
+/** -32002 `rejected due to project ID settings`: the key's restrictions refused the request. */
+export class RejectedError extends JsonRpcError {
+  static readonly code = -32002 as const
+  override name = 'RejectedError'
+  constructor(message = 'rejected due to project ID settings', options?: JsonRpcErrorOptions) {
+    super(RejectedError.code, message, options)
+  }
+}
+
+/** -32005: a limit was exceeded (request rate, daily count, connections); `data` says by how much. */
+export class LimitExceededError extends JsonRpcError {
+  static readonly code = -32005 as const
+  override name = 'LimitExceededError'
+  constructor(message: string, options?: JsonRpcErrorOptions) {
+    super(LimitExceededError.code, message, options)
+  }
+}
+
+/** The codes above by name, for code that reads other servers' errors (e.g. an upstream node's). */
+export const jsonRpcErrorCodes = Object.freeze({
+  parseError: ParseError.code,
+  invalidRequest: InvalidRequestError.code,
+  methodNotFound: MethodNotFoundError.code,
+  invalidParams: InvalidParamsError.code,
+  internalError: InternalError.code,
+  serverError: ServerError.code,
+  rejected: RejectedError.code,
+  limitExceeded: LimitExceededError.code,
+})

@@ -5,8 +5,13 @@ export {
   InvalidParamsError,
   InvalidRequestError,
   JsonRpcError,
+  jsonRpcErrorCodes,
+  LimitExceededError,
   MethodNotFoundError,
+  NotFoundError,
   ParseError,
+  RejectedError,
+  ServerError,
 } from './errors.js'
 export { goHtmlEscape, goJsonString, goJsonStringify } from './goJson.js'
 export type { ArgDecoder, BlockTag } from './params.js'

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, latestUncle, migrateDatabase } from '@uncle-rpc/db'
 import { checkServices } from '../services.js'
-import { type Child, startChild, stopChildren } from '../supervisor.js'
+import { type Child, ChildExitedError, startChild, stopChildren } from '../supervisor.js'
 
 const usage = `Usage: uncle-rpc start [--config <file>] [--port <p>]   (npm start)
 
@@ -33,7 +33,7 @@ async function waitForUncle(env: Env, network: string, children: readonly Child[
       const uncle = await latestUncle(database.db, { network })
       if (uncle) return uncle
       const dead = children.find((c) => c.process.exitCode !== null)
-      if (dead) throw new Error(`${dead.name} stopped (exit ${dead.process.exitCode}); see its log above`)
+      if (dead) throw new ChildExitedError(`${dead.name} stopped (exit ${dead.process.exitCode}); see its log above`)
       await sleep(500)
     }
   } finally {
@@ -80,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
   })
   // Startup waits give up when a signal arrives (children are stopped in `finally`).
   const untilStopped = <T>(promise: Promise<T>): Promise<T> =>
-    Promise.race([promise, stopped.then((signal): never => { throw new Error(`stopped by ${signal} while starting`) })])
+    Promise.race([promise, stopped.then((signal): never => { throw new ChildExitedError(`stopped by ${signal} while starting`) })])
   try {
     if (usesSampleNode) {
       const node = startChild('sample-node', ['sample-node', '--port', values['node-port']], childEnv)

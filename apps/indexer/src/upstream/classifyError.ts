@@ -1,3 +1,4 @@
+import { jsonRpcErrorCodes } from '@uncle-rpc/jsonrpc'
 import { HttpRequestError, RpcRequestError, SocketClosedError, TimeoutError, WebSocketRequestError } from 'viem'
 
 /** What a failed upstream call means for the caller. */
@@ -21,7 +22,7 @@ function parseRetryAfter(value: string | null | undefined): number | undefined {
 }
 
 // JSON-RPC codes that say the request itself is wrong: asking again cannot help.
-const permanentRpcCodes = new Set([-32600, -32601, -32602])
+const permanentRpcCodes = new Set<number>([jsonRpcErrorCodes.invalidRequest, jsonRpcErrorCodes.methodNotFound, jsonRpcErrorCodes.invalidParams])
 
 /** Classifies an error thrown by a viem transport request. */
 export function classifyError(error: unknown): UpstreamFailure {
@@ -39,7 +40,7 @@ export function classifyError(error: unknown): UpstreamFailure {
   if (error instanceof WebSocketRequestError || error instanceof SocketClosedError)
     return { retryable: true, throttled: true, reason: 'connection failed' }
   if (error instanceof RpcRequestError) {
-    if (error.code === -32005) return { retryable: true, throttled: true, reason: 'rate limited (-32005)' }
+    if (error.code === jsonRpcErrorCodes.limitExceeded) return { retryable: true, throttled: true, reason: 'rate limited (-32005)' }
     if (permanentRpcCodes.has(error.code)) return { retryable: false, throttled: false, reason: `JSON-RPC error ${error.code}` }
     return { retryable: true, throttled: false, reason: `JSON-RPC error ${error.code}` }
   }

@@ -1,5 +1,5 @@
 import { bytesToHexString, hexStringToBytes } from '../bytes.js'
-import { BaseError } from '../errors.js'
+import { EpochOverflowError } from './errors.js'
 import type { Hex } from '../header.js'
 import { sha256Pair as sha256 } from '../hashes.js'
 
@@ -41,7 +41,7 @@ export function createEpochAccumulator(): EpochAccumulator {
   const leaves: Uint8Array[] = []
   return {
     add(blockHash, totalDifficultyLe) {
-      if (leaves.length === epochSize) throw new BaseError(`An epoch holds at most ${epochSize} header records`)
+      if (leaves.length === epochSize) throw new EpochOverflowError(`An epoch holds at most ${epochSize} header records`)
       leaves.push(sha256(blockHash, totalDifficultyLe))
     },
     root() {
@@ -62,7 +62,7 @@ export function createEpochAccumulator(): EpochAccumulator {
  * merkleize the records' roots to depth 13 (limit 8192), then mix in the length.
  */
 export function epochAccumulatorRoot(records: readonly HeaderRecord[]): Hex {
-  if (records.length > epochSize) throw new BaseError(`An epoch holds at most ${epochSize} header records, got ${records.length}`)
+  if (records.length > epochSize) throw new EpochOverflowError(`An epoch holds at most ${epochSize} header records, got ${records.length}`)
   const accumulator = createEpochAccumulator()
   for (const r of records) accumulator.add(hexStringToBytes(r.blockHash), uint256Le(r.totalDifficulty))
   return bytesToHexString(accumulator.root())

@@ -1,5 +1,5 @@
 import { bytesToBigInt, bytesToHexString } from '../bytes.js'
-import { BaseError } from '../errors.js'
+import { Era1PayloadError } from './errors.js'
 import type { HashedHeader, Hex } from '../header.js'
 import { decodeHeaderBytes, type HeaderBytes, headerFieldIndex, headerFromBytes } from '../headerBytes.js'
 import { keccak256Bytes } from '../hashes.js'
@@ -55,21 +55,21 @@ export function uint256FromLe(bytes: Uint8Array): bigint {
 }
 
 function expectList(item: RlpItem | undefined, what: string): RlpItem {
-  if (item === undefined || !item.list) throw new BaseError(`${what} is not an RLP list`)
+  if (item === undefined || !item.list) throw new Era1PayloadError(`${what} is not an RLP list`)
   return item
 }
 
 /**
  * Decodes an era1 block tuple to bytes: the header and each uncle strictly (their hashes are of
  * the stored bytes, which strict decoding makes equal to re-encoding), the body's two lists.
- * Throws RlpDecodeError, InvalidHeaderError or BaseError on malformed payloads; callers wrap them.
+ * Throws RlpDecodeError, InvalidHeaderError or Era1PayloadError on malformed payloads; callers wrap them.
  */
 export function decodeEra1RawBlock({ headerRlp, bodyRlp, totalDifficulty }: Era1BlockPayloads): Era1RawBlock {
   const header = decodeHeaderBytes(headerRlp)
-  if (header.rlp.length !== headerRlp.length) throw new BaseError('header payload has bytes after the header')
+  if (header.rlp.length !== headerRlp.length) throw new Era1PayloadError('header payload has bytes after the header')
   const { list: body, items } = readRlpList(bodyRlp, 0)
-  if (body.end !== bodyRlp.length) throw new BaseError('body payload has bytes after the body list')
-  if (items.length < 2) throw new BaseError(`body has ${items.length} items, expected [transactions, uncles]`)
+  if (body.end !== bodyRlp.length) throw new Era1PayloadError('body payload has bytes after the body list')
+  if (items.length < 2) throw new Era1PayloadError(`body has ${items.length} items, expected [transactions, uncles]`)
   const txList = expectList(items[0], 'body transactions')
   const uncleList = expectList(items[1], 'body uncles')
   const uncles: HeaderBytes[] = []
@@ -81,7 +81,7 @@ export function decodeEra1RawBlock({ headerRlp, bodyRlp, totalDifficulty }: Era1
   const transactions = readRlpList(bodyRlp, txList.start, txList.end).items.map((tx) =>
     tx.list ? bodyRlp.subarray(tx.start, tx.end) : bodyRlp.subarray(tx.payloadStart, tx.end),
   )
-  if (totalDifficulty.length !== 32) throw new BaseError(`total difficulty holds ${totalDifficulty.length} bytes, expected 32`)
+  if (totalDifficulty.length !== 32) throw new Era1PayloadError(`total difficulty holds ${totalDifficulty.length} bytes, expected 32`)
   return {
     number: bytesToBigInt(header.fields[headerFieldIndex.number]!),
     header,

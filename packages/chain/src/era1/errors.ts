@@ -109,3 +109,24 @@ export class Era1FileRefusedError extends BaseError {
     this.reason = reason
   }
 }
+
+/** A block tuple's payloads decode as RLP but are not shaped like a header, a body or a total difficulty. */
+export class Era1PayloadError extends BaseError {
+  constructor(reason: string) {
+    super(reason, { name: 'Era1PayloadError' })
+  }
+}
+
+/** More header records than one epoch holds (8192). */
+export class EpochOverflowError extends BaseError {
+  constructor(reason: string) {
+    super(reason, { name: 'EpochOverflowError' })
+  }
+}
+
+/** No published accumulator root applies to this file (not at an epoch boundary, or the epoch is not in the roots file). */
+export class PublishedRootMissingError extends BaseError {
+  constructor(reason: string) {
+    super(reason, { name: 'PublishedRootMissingError' })
+  }
+}

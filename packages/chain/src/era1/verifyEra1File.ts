@@ -1,9 +1,8 @@
-import { BaseError } from '../errors.js'
 import type { Hex } from '../header.js'
 import { epochSize } from './accumulator.js'
 import { parseEra1FileName } from './era1FileName.js'
 import type { EpochRoots } from './epochRoots.js'
-import { Era1FileRefusedError, Era1VerificationError } from './errors.js'
+import { Era1FileRefusedError, Era1VerificationError, PublishedRootMissingError } from './errors.js'
 import { openEra1 } from './openEra1.js'
 import { type VerifyEra1Options, type VerifyEra1ReturnType, verifyEra1 } from './verifyEra1.js'
 
@@ -47,9 +46,9 @@ export function verifyEra1File({ bytes, file, roots, ...options }: VerifyEra1Fil
     let expectedRoot: Hex | undefined
     if (roots !== undefined) {
       if (epoch === undefined)
-        throw new BaseError(`starts at block ${era1.startNumber}, not at an epoch boundary, so no published root applies`)
+        throw new PublishedRootMissingError(`starts at block ${era1.startNumber}, not at an epoch boundary, so no published root applies`)
       expectedRoot = roots.roots[epoch]
-      if (expectedRoot === undefined) throw new BaseError(`no published root for epoch ${epoch} in ${roots.source}`)
+      if (expectedRoot === undefined) throw new PublishedRootMissingError(`no published root for epoch ${epoch} in ${roots.source}`)
     }
     const result = verifyEra1(era1, { ...options, expectedRoot })
     if (name !== undefined && result.accumulatorRoot.slice(2, 10) !== name.rootPrefix)

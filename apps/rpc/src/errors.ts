@@ -1,0 +1,22 @@
+import { BaseError } from '@uncle-rpc/chain'
+
+/** The client closed the connection before sending the whole request body. */
+export class ClientAbortedError extends BaseError {
+  constructor() {
+    super('client closed the connection before sending the whole body', { name: 'ClientAbortedError' })
+  }
+}
+
+/** The rate limit script answered with something else than its six numbers. */
+export class RateLimitReplyError extends BaseError {
+  constructor() {
+    super('unexpected reply from the rate limit script', { name: 'RateLimitReplyError' })
+  }
+}
+
+/** Redis is not connected: the rate limits fall back to per-process counting. */
+export class RedisUnavailableError extends BaseError {
+  constructor(status: string) {
+    super(`Redis connection ${status}`, { name: 'RedisUnavailableError' })
+  }
+}
