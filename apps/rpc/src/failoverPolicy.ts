@@ -1,5 +1,6 @@
 import { BaseError } from '@uncle-rpc/chain'
 import { InternalError } from '@uncle-rpc/jsonrpc'
+import { type Breaker, createBreaker } from './breaker.js'
 
 /** A call to send to the partner instead of the local answer: the method and its normalized params. */
 export type ForwardCall = { method: string; params: readonly unknown[] }
@@ -85,13 +86,8 @@ export class ReadsPausedError extends BaseError {
   }
 }
 
-/** A circuit breaker in front of the database reads of the method. */
-export type ReadGate = {
-  /** Whether a read may start now (false: answer "unavailable" at once). */
-  admit(): boolean
-  succeeded(): void
-  failed(): void
-}
+/** A circuit breaker in front of the database reads of the method (breaker.ts). */
+export type ReadGate = Pick<Breaker, 'admit' | 'succeeded' | 'failed'>
 
 /**
  * After `failureThreshold` consecutive failed or late reads, no read starts for `cooldownMs`; then
@@ -100,24 +96,5 @@ export type ReadGate = {
  * queue for as long as it stalls; with it, the queue holds about one cooldown's worth.
  */
 export function createReadGate({ failureThreshold = 5, cooldownMs = 1000 }: { failureThreshold?: number; cooldownMs?: number } = {}): ReadGate {
-  let failures = 0
-  let openUntil = 0
-  let probing = false
-  return {
-    admit() {
-      if (failures < failureThreshold) return true
-      if (probing || Date.now() < openUntil) return false
-      probing = true
-      return true
-    },
-    succeeded() {
-      failures = 0
-      probing = false
-    },
-    failed() {
-      failures++
-      if (failures >= failureThreshold && (probing || openUntil <= Date.now())) openUntil = Date.now() + cooldownMs
-      probing = false
-    },
-  }
+  return createBreaker({ failureThreshold, cooldownMs })
 }

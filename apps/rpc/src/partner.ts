@@ -1,5 +1,6 @@
 import { BaseError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
+import { type BreakerState, createBreaker } from './breaker.js'
 
 /** Why a partner call failed: circuit open (not tried), timeout, HTTP status, network error, or a body that is not JSON. */
 export type PartnerFailure = 'circuit open' | 'timeout' | 'http status' | 'network' | 'invalid body'
@@ -12,8 +13,6 @@ export class PartnerUnavailableError extends BaseError {
     this.reason = reason
   }
 }
-
-export type BreakerState = 'closed' | 'open' | 'half-open'
 
 /** A network's partner provider behind a timeout and a circuit breaker. */
 export type Partner = {
@@ -39,10 +38,8 @@ export const defaultPartnerFailureThreshold = 5
 export const defaultPartnerCooldownMs = 10_000
 
 /**
- * A partner client with a circuit breaker: closed → open after `failureThreshold` consecutive
- * failures; open refuses at once (PartnerUnavailableError 'circuit open') for `cooldownMs`; then
- * half-open lets one probe through (the others are refused) — success closes, failure re-opens.
- * Every state change is logged. The URL may carry credentials: logs name only its host.
+ * A partner client behind the circuit breaker (breaker.ts): an open circuit refuses at once
+ * (PartnerUnavailableError 'circuit open'). Every state change is logged. The URL may carry credentials: logs name only its host.
  */
 export function createPartner({ logger }: { logger: Logger }, parameters: CreatePartnerParameters): Partner {
   const {
@@ -53,45 +50,15 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
     cooldownMs = defaultPartnerCooldownMs,
   } = parameters
   const log = logger.child({ partner: new URL(url).host, network: name })
-  // Invariants: failures counts consecutive failures while closed; openUntil is set while open;
-  // probing is true only in half-open, while the one probe is in flight.
-  let state: BreakerState = 'closed'
-  let failures = 0
-  let openUntil = 0
-  let probing = false
-
-  function open(reason: PartnerFailure) {
-    const from = state
-    state = 'open'
-    openUntil = Date.now() + cooldownMs
-    probing = false
-    log.warn({ msg: 'failover partner circuit open', from, reason, consecutive_failures: failures, cooldown_ms: cooldownMs })
-  }
-
-  function succeeded() {
-    if (state !== 'closed') log.warn({ msg: 'failover partner circuit closed: partner answers again', from: state })
-    state = 'closed'
-    failures = 0
-    probing = false
-  }
-
-  function failed(reason: PartnerFailure) {
-    failures++
-    if (state === 'half-open' || (state === 'closed' && failures >= failureThreshold)) open(reason)
-  }
-
-  /** Whether this call may go out now (moving open → half-open once the cooldown is over). */
-  function admit(): boolean {
-    if (state === 'closed') return true
-    if (state === 'open') {
-      if (Date.now() < openUntil) return false
-      state = 'half-open'
-      log.info({ msg: 'failover partner circuit half-open: probing' })
-    }
-    if (probing) return false
-    probing = true
-    return true
-  }
+  const breaker = createBreaker({
+    failureThreshold,
+    cooldownMs,
+    onChange: ({ from, to, failures, reason }) => {
+      if (to === 'open') log.warn({ msg: 'failover partner circuit open', from, reason, consecutive_failures: failures, cooldown_ms: cooldownMs })
+      else if (to === 'half-open') log.info({ msg: 'failover partner circuit half-open: probing' })
+      else log.warn({ msg: 'failover partner circuit closed: partner answers again', from })
+    },
+  })
 
   async function request(body: string): Promise<string> {
     let response: Response
@@ -123,18 +90,18 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
 
   return {
     get state() {
-      return state
+      return breaker.state
     },
     async send(body) {
-      if (!admit()) throw new PartnerUnavailableError('circuit open')
+      if (!breaker.admit()) throw new PartnerUnavailableError('circuit open')
       try {
         const text = await request(body)
-        succeeded()
+        breaker.succeeded()
         return text
       } catch (error) {
         const reason = error instanceof PartnerUnavailableError ? error.reason : 'network'
         log.debug({ msg: 'failover partner call failed', reason, error: (error as Error).message })
-        failed(reason)
+        breaker.failed(reason)
         throw error
       }
     },
