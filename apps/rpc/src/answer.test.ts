@@ -5,7 +5,6 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from './_test/seed.js'
 import { createTestEnv, openWs, rawRequest, type TestEnv } from './_test/server.js'
-import { countErrors } from './answer.js'
 import { createApiKey } from './keys.js'
 import { createRpcServer, type RpcServer } from './server.js'
 
@@ -14,14 +13,6 @@ const prefix = `uncle-rpc-test:${randomBytes(6).toString('hex')}`
 const call = (id: number) =>
   `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["0x84e538e6da2340e3d4d90535f334c22974fecd037798d1cf8965c02e8ab3394b","0x0"]}`
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)))
-
-describe('countErrors', () => {
-  test('default', () => {
-    expect(countErrors(undefined)).toBe(0)
-    expect(countErrors('{"jsonrpc":"2.0","id":"\\"error\\":{","result":null}')).toBe(0)
-    expect(countErrors('[{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}},{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"y"}}]')).toBe(2)
-  })
-})
 
 describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and WebSocket', () => {
   let env: TestEnv

@@ -49,18 +49,6 @@ export function rateLimitedBody(rawId: string, verdict: RateVerdict & { ok: fals
   return errorResponse(rawId, error)
 }
 
-// Note: every error object we write starts with this text and no result can hold it unescaped
-// (a quote inside a JSON string is \"), so counting it counts error answers.
-const errorMarker = '"error":{'
-
-/** Number of JSON-RPC error objects in a response body. */
-export function countErrors(body: string | undefined): number {
-  if (body === undefined) return 0
-  let n = 0
-  for (let at = body.indexOf(errorMarker); at !== -1; at = body.indexOf(errorMarker, at + errorMarker.length)) n++
-  return n
-}
-
 const policies = {
   'not-allowed': { kind: 'not-allowed' },
   off: { kind: 'off' },
@@ -71,7 +59,8 @@ const policies = {
  * The per-message flow shared by HTTP and WebSocket: parse; cost = batch entries (1 for a single
  * call, an unparseable body, an empty or too large batch); rate limits (429); then the handler,
  * or forwarding when the key's plan allows failover, it is on (key setting or `Enable-Failover`)
- * and the network has a partner; usage is counted in memory.
+ * and the network has a partner; usage is counted in memory, with the error answers
+ * counted where each answer is made (never by reading the body back).
  */
 export function createAnswer(deps: AnswerDeps): Answer {
   const { handler, answerWithFailover, partnerFor, limiter, usage, hourly, limits } = deps
@@ -117,15 +106,15 @@ export function createAnswer(deps: AnswerDeps): Answer {
     if (key.failoverAllowed && (key.failover || enableFailover)) {
       const partner = partnerFor(network)
       if (partner !== undefined) {
-        const { body, forwarded } = await answerWithFailover(message, network, partner, options)
-        count(key, network, cost, countErrors(body), forwarded, 0)
+        const { body, errors, forwarded } = await answerWithFailover(message, network, partner, options)
+        count(key, network, cost, errors, forwarded, 0)
         return { status: 200, body: body ?? '', failover: forwarded > 0 }
       }
     }
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
-    const body = await handler.handleMessage(message, context, options)
-    count(key, network, cost, countErrors(body), 0, 0)
+    const { body, errors } = await handler.answerMessage(message, context, options)
+    count(key, network, cost, errors, 0, 0)
     return { status: 200, body: body ?? '' }
   }
 }

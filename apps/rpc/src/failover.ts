@@ -4,8 +4,8 @@ import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js
 import type { ServedNetwork } from './network.js'
 import { type Partner, PartnerUnavailableError } from './partner.js'
 
-/** A message answered with forwarding on: the body (undefined: none) and how many calls the partner answered. */
-export type ForwardedAnswer = { body: string | undefined; forwarded: number }
+/** A message answered with forwarding on: the body (undefined: none), its error answers and how many calls the partner answered. */
+export type ForwardedAnswer = { body: string | undefined; errors: number; forwarded: number }
 
 export type AnswerWithFailover = (
   message: ParsedMessage,
@@ -26,6 +26,18 @@ export function partnerUnavailableError(error: unknown): InternalError {
 /** One JSON-RPC call as sent to the partner: the caller's id (or ours in a batch), the normalized params, nothing else. */
 function callText(rawId: string, call: ForwardCall): string {
   return '{"jsonrpc":"2.0","id":' + rawId + ',"method":' + JSON.stringify(call.method) + ',"params":' + JSON.stringify(call.params) + '}'
+}
+
+/** Whether one answer object (parsed) is a JSON-RPC error. */
+function isErrorAnswer(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null) return false
+  const error = (item as { error?: unknown }).error
+  return typeof error === 'object' && error !== null
+}
+
+/** Error answers in a partner's parsed body: one per error object, in a batch or alone. */
+export function countErrorAnswers(value: unknown): number {
+  return Array.isArray(value) ? value.filter(isErrorAnswer).length : isErrorAnswer(value) ? 1 : 0
 }
 
 /** The partner's answer to one call of our batch, rewritten with the caller's id; null when missing or malformed. */
@@ -51,36 +63,41 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
   async function single(message: ParsedMessage & { kind: 'single' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
     let needed: ForwardCall | undefined
     const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed = call) }
-    const local = await handler.handleMessage(message, { network, failover }, options)
+    const local = await handler.answerMessage(message, { network, failover }, options)
     const rawId = message.entry.rawId
-    if (needed === undefined || rawId === undefined || local === undefined) return { body: local, forwarded: 0 }
+    if (needed === undefined || rawId === undefined || local.body === undefined) return { ...local, forwarded: 0 }
     try {
-      return { body: await partner.send(callText(rawId, needed)), forwarded: 1 }
+      const answer = await partner.send(callText(rawId, needed))
+      return { body: answer.text, errors: countErrorAnswers(answer.value), forwarded: 1 }
     } catch (error) {
-      return { body: errorResponse(rawId, partnerUnavailableError(error)), forwarded: 0 }
+      return { body: errorResponse(rawId, partnerUnavailableError(error)), errors: 1, forwarded: 0 }
     }
   }
 
   async function batch(message: ParsedMessage & { kind: 'batch' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
     const { entries } = message
     const limit = options.maxBatchSize ?? Number.POSITIVE_INFINITY
-    if (entries.length === 0 || entries.length > limit)
-      return { body: await handler.handleMessage(message, { network }, options), forwarded: 0 }
+    if (entries.length === 0 || entries.length > limit) return { ...(await handler.answerMessage(message, { network }, options)), forwarded: 0 }
     const needed: (ForwardCall | undefined)[] = new Array<ForwardCall | undefined>(entries.length)
-    const answers = await Promise.all(
+    const locals = await Promise.all(
       entries.map((entry, i) => {
         const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed[i] = call) }
-        return handler.handleMessage({ kind: 'single', entry }, { network, failover }, options)
+        return handler.answerMessage({ kind: 'single', entry }, { network, failover }, options)
       }),
     )
+    const answers = locals.map((local) => local.body)
     const forward = answers.flatMap((answer, i) => (needed[i] !== undefined && answer !== undefined && entries[i]!.rawId !== undefined ? [i] : []))
+    const forwardedEntries = new Set(forward)
+    let errors = 0
+    locals.forEach((local, i) => {
+      if (!forwardedEntries.has(i)) errors += local.errors
+    })
     let forwarded = 0
     if (forward.length > 0) {
       let items: unknown[] | Error
       try {
-        const text = await partner.send('[' + forward.map((i, k) => callText(String(k), needed[i]!)).join(',') + ']')
-        const parsed: unknown = JSON.parse(text)
-        items = Array.isArray(parsed) ? parsed : new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })
+        const { value } = await partner.send('[' + forward.map((i, k) => callText(String(k), needed[i]!)).join(',') + ']')
+        items = Array.isArray(value) ? value : new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })
       } catch (error) {
         items = error as Error
       }
@@ -88,18 +105,20 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
       if (!(items instanceof Error)) for (const item of items) byId.set((item as { id?: unknown } | null)?.id, item)
       forward.forEach((i, k) => {
         const rawId = entries[i]!.rawId!
-        const rebuilt = items instanceof Error ? null : rebuild(rawId, byId.get(k))
+        const item = items instanceof Error ? undefined : byId.get(k)
+        const rebuilt = items instanceof Error ? null : rebuild(rawId, item)
         if (rebuilt !== null) forwarded++
+        if (rebuilt === null || isErrorAnswer(item)) errors++
         answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
       })
     }
     const body = answers.filter((answer) => answer !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', forwarded }
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', errors, forwarded }
   }
 
-  return (message, network, partner, options) => {
+  return async (message, network, partner, options) => {
     if (message.kind === 'single') return single(message, network, partner, options)
     if (message.kind === 'batch') return batch(message, network, partner, options)
-    return handler.handleMessage(message, { network }, options).then((body) => ({ body, forwarded: 0 }))
+    return { ...(await handler.answerMessage(message, { network }, options)), forwarded: 0 }
   }
 }

@@ -23,7 +23,7 @@ describe('createPartner', () => {
     await node?.stop()
   })
 
-  const failure = (promise: Promise<string>) =>
+  const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => 'answered',
       (error: unknown) => (error instanceof PartnerUnavailableError ? error.reason : String(error)),
@@ -31,7 +31,7 @@ describe('createPartner', () => {
 
   test('default: the body comes back exactly as the partner sent it', async () => {
     const partner = createPartner({ logger }, { url: `http://127.0.0.1:${proxy.port}/`, name: 'mainnet' })
-    expect(await partner.send(call)).toBe('{"jsonrpc":"2.0","id":7,"result":"0x3f"}\n')
+    expect((await partner.send(call)).text).toBe('{"jsonrpc":"2.0","id":7,"result":"0x3f"}\n')
     expect(partner.state).toBe('closed')
   })
 
@@ -54,7 +54,7 @@ describe('createPartner', () => {
 
     await proxy.restore()
     await new Promise((resolve) => setTimeout(resolve, 350))
-    expect(await partner.send(call)).toBe('{"jsonrpc":"2.0","id":7,"result":"0x3f"}\n')
+    expect((await partner.send(call)).text).toBe('{"jsonrpc":"2.0","id":7,"result":"0x3f"}\n')
     expect(partner.state).toBe('closed')
     const changes = lines.slice(before).map((line) => JSON.parse(line) as { msg: string; partner: string })
     expect(changes.map((c) => c.msg)).toEqual([
@@ -69,7 +69,7 @@ describe('createPartner', () => {
 
   test('behavior: a JSON-RPC error is an answer (passed on), not a failure', async () => {
     const partner = createPartner({ logger }, { url: `http://127.0.0.1:${proxy.port}/`, name: 'mainnet', failureThreshold: 1 })
-    expect(await partner.send('{"jsonrpc":"2.0","id":1,"method":"nope"}')).toContain('"code":-32601')
+    expect((await partner.send('{"jsonrpc":"2.0","id":1,"method":"nope"}')).text).toContain('"code":-32601')
     expect(partner.state).toBe('closed')
   })
 })

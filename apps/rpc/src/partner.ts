@@ -14,10 +14,13 @@ export class PartnerUnavailableError extends BaseError {
   }
 }
 
+/** The partner's answer: its body text as is, and that text parsed (the only parse of it). */
+export type PartnerAnswer = { text: string; value: unknown }
+
 /** A network's partner provider behind a timeout and a circuit breaker. */
 export type Partner = {
-  /** POSTs a JSON-RPC body (no caller headers: only Content-Type) and returns the partner's body text as is. */
-  send(body: string): Promise<string>
+  /** POSTs a JSON-RPC body (no caller headers: only Content-Type); a body that is not JSON is a failure. */
+  send(body: string): Promise<PartnerAnswer>
   readonly state: BreakerState
 }
 
@@ -60,7 +63,7 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
     },
   })
 
-  async function request(body: string): Promise<string> {
+  async function request(body: string): Promise<PartnerAnswer> {
     let response: Response
     try {
       response = await fetch(url, {
@@ -81,11 +84,10 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
     }
     if (response.status !== 200) throw new PartnerUnavailableError('http status', { details: `HTTP ${response.status}` })
     try {
-      JSON.parse(text)
+      return { text, value: JSON.parse(text) as unknown }
     } catch (error) {
       throw new PartnerUnavailableError('invalid body', { cause: error })
     }
-    return text
   }
 
   return {
@@ -95,9 +97,9 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
     async send(body) {
       if (!breaker.admit()) throw new PartnerUnavailableError('circuit open')
       try {
-        const text = await request(body)
+        const answer = await request(body)
         breaker.succeeded()
-        return text
+        return answer
       } catch (error) {
         const reason = error instanceof PartnerUnavailableError ? error.reason : 'network'
         log.debug({ msg: 'failover partner call failed', reason, error: (error as Error).message })

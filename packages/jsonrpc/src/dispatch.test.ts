@@ -254,3 +254,12 @@ describeWithFixtures([casesFile], 'geth_param_validation_cases.json', () => {
     })
   }
 })
+
+test('behavior: answerMessage counts the error answers it writes (not notifications)', async () => {
+  const counted = async (text: string) => (await handler.answerMessage(parseMessage(text), newContext())).errors
+  expect(await counted(call('echo'))).toBe(0)
+  expect(await counted(`[${call('nope', '2')},{"jsonrpc":"2.0","method":"nope"},1]`)).toBe(2)
+  expect(await counted(`[${call('echo')},${call('echo')},${call('echo')},${call('echo')}]`)).toBe(1)
+  expect(await counted('{oops')).toBe(1)
+  expect(await counted('[]')).toBe(1)
+})

@@ -4,6 +4,7 @@ import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
 import { errorResponse, resultResponse } from './response.js'
 import type {
+  Answered,
   CreateJsonRpcHandlerParameters,
   HandleOptions,
   JsonRpcHandler,
@@ -46,20 +47,29 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
   }
 
-  async function run(entry: ParsedEntry, context: C): Promise<string | undefined> {
+  /** One entry's answer; `tally.errors` counts the error answers written. */
+  async function run(entry: ParsedEntry, context: C, tally: { errors: number }): Promise<string | undefined> {
     const request = readRequest(entry, geth)
     if (request.kind === 'ignore') return undefined
-    if (request.kind === 'invalid') return errorResponse(request.rawId, invalidRequestError)
+    if (request.kind === 'invalid') {
+      tally.errors++
+      return errorResponse(request.rawId, invalidRequestError)
+    }
     const { rawId } = request
     const method = methods.get(request.method)
-    if (method === undefined)
-      return rawId === undefined ? undefined : errorResponse(rawId, new MethodNotFoundError(request.method))
+    if (method === undefined) {
+      if (rawId === undefined) return undefined
+      tally.errors++
+      return errorResponse(rawId, new MethodNotFoundError(request.method))
+    }
     try {
       const params = geth && entry.rawParams !== undefined ? parseWithRawStrings(entry.rawParams) : request.params
       const result = await method(params, context)
       return rawId === undefined ? undefined : resultResponse(rawId, result)
     } catch (error) {
-      return failure(rawId, error, context)
+      const body = failure(rawId, error, context)
+      if (body !== undefined) tally.errors++
+      return body
     }
   }
 
@@ -77,19 +87,27 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return '[' + errorResponse(rawId, batchTooLargeError) + ']'
   }
 
-  async function handleMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<string | undefined> {
-    if (message.kind === 'parseError') return parseErrorBody
-    if (message.kind === 'single') return run(message.entry, context)
+  async function answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<Answered> {
+    if (message.kind === 'parseError') return { body: parseErrorBody, errors: 1 }
+    const tally = { errors: 0 }
+    if (message.kind === 'single') {
+      const body = await run(message.entry, context, tally)
+      return { body, errors: tally.errors }
+    }
     const { entries } = message
-    if (entries.length === 0) return emptyBatchBody
-    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return batchTooLarge(entries)
-    const responses = await Promise.all(entries.map((entry) => run(entry, context)))
+    if (entries.length === 0) return { body: emptyBatchBody, errors: 1 }
+    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), errors: 1 }
+    const responses = await Promise.all(entries.map((entry) => run(entry, context, tally)))
     const body = responses.filter((response) => response !== undefined)
-    return body.length === 0 ? undefined : '[' + body.join(',') + ']'
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', errors: tally.errors }
   }
+
+  const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) =>
+    (await answerMessage(message, context, options)).body
 
   return {
     handle: (text, context, options) => handleMessage(parseMessage(text), context, options),
     handleMessage,
+    answerMessage,
   }
 }

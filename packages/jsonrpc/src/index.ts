@@ -22,6 +22,7 @@ export type { RawTokens } from './rawId.js'
 export { parseWithRawStrings, scanRawTokens } from './rawId.js'
 export { errorResponse, isRawJson, rawJson, resultResponse } from './response.js'
 export type {
+  Answered,
   CreateJsonRpcHandlerParameters,
   HandleOptions,
   JsonRpcHandler,

@@ -48,9 +48,14 @@ export type ParsedMessage =
   | { readonly kind: 'single'; readonly entry: ParsedEntry }
   | { readonly kind: 'batch'; readonly entries: readonly ParsedEntry[] }
 
+/** A message's answer: the response text (undefined = send no body) and how many error objects it holds. */
+export type Answered = { body: string | undefined; errors: number }
+
 /** The transport-free handler: request text in, response text out (undefined = send no body). */
 export type JsonRpcHandler<C> = {
   handle(text: string, context: C, options?: HandleOptions): Promise<string | undefined>
   /** The same for a message already parsed with parseMessage (e.g. after counting batch entries). */
   handleMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<string | undefined>
+  /** handleMessage with the count of error answers written, made where each answer is made (usage is billed on it). */
+  answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<Answered>
 }
