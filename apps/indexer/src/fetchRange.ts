@@ -4,6 +4,7 @@ import {
   type HashedHeader,
   type Hex,
   headerFromRpc,
+  quantityFromRpc,
   toQuantity,
   uncleSize,
   verifyBlock,
@@ -82,7 +83,7 @@ async function fetchVerified(
         throw new NodeAnswerError(`Block ${want.hash}: the node answered block ${header.hash} instead`)
       if (!Array.isArray(raw.uncles) || !raw.uncles.every((u) => typeof u === 'string'))
         throw new NodeAnswerError(`Block ${label} (${header.hash}): "uncles" is not a list of hashes`)
-      const td = typeof raw.totalDifficulty === 'string' ? BigInt(raw.totalDifficulty) : undefined
+      const td = raw.totalDifficulty === undefined || raw.totalDifficulty === null ? undefined : quantityFromRpc('totalDifficulty', raw.totalDifficulty)
       parsed.push({ number, header, uncleHashes: raw.uncles as Hex[], td })
     } catch (error) {
       rejected.push({ number, error: asError(label, error) })

@@ -1,5 +1,5 @@
 import { type ByteArray, bytesToHex, hexToBigInt } from 'viem'
-import { InvalidHeaderError } from './errors.js'
+import { InvalidHeaderError, InvalidQuantityError } from './errors.js'
 import { type BlockHeader, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
 
 // The one place where wire (JSON-RPC) and RLP forms of a header meet the domain form.
@@ -7,10 +7,21 @@ import { type BlockHeader, type HashedHeader, type Hex, headerFields, requiredFi
 const quantityRe = /^0x(0|[1-9a-f][0-9a-f]*)$/i
 const dataRe = /^0x([0-9a-f]{2})*$/i
 
+function readQuantity(value: unknown): bigint | undefined {
+  return typeof value === 'string' && quantityRe.test(value) ? hexToBigInt(value as Hex) : undefined
+}
+
 function parseQuantity(field: string, value: unknown): bigint {
-  if (typeof value !== 'string' || !quantityRe.test(value))
-    throw new InvalidHeaderError({ field, value, reason: 'expected a hex quantity' })
-  return hexToBigInt(value as Hex)
+  const quantity = readQuantity(value)
+  if (quantity === undefined) throw new InvalidHeaderError({ field, value, reason: 'expected a hex quantity' })
+  return quantity
+}
+
+/** A JSON-RPC quantity (`0x…`, no leading zeros) outside a header → bigint; `what` names it in the InvalidQuantityError. */
+export function quantityFromRpc(what: string, value: unknown): bigint {
+  const quantity = readQuantity(value)
+  if (quantity === undefined) throw new InvalidQuantityError(what, value)
+  return quantity
 }
 
 function parseBytes(field: string, value: unknown, size: number | undefined): Hex {

@@ -15,6 +15,13 @@ export class InvalidHeaderError extends BaseError {
   }
 }
 
+/** A JSON-RPC quantity (a node's chain id, block number, total difficulty) that is not `0x` hex without leading zeros. */
+export class InvalidQuantityError extends BaseError {
+  constructor(what: string, value: unknown) {
+    super(`Invalid ${what}: expected a hex quantity`, { details: `got ${describeValue(value)}`, name: 'InvalidQuantityError' })
+  }
+}
+
 // Note: JSON.stringify throws on bigint (a viem-formatted block has bigint fields), and an error
 // constructor must never throw; bytes and bigints are shown the way they would be written.
 function describeValue(value: unknown): string {

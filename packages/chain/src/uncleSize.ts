@@ -19,6 +19,11 @@ export function hexByteLength(hex: Hex): number {
  * `[header, [], []]` that `types.NewBlockWithHeader(uncle)` makes.
  */
 export function uncleSize(header: BlockHeader): number {
+  return uncleSizeFromRlpLength(hexByteLength(headerRlp(header)))
+}
+
+/** {@link uncleSize} when the header's RLP length is already known. */
+export function uncleSizeFromRlpLength(headerRlpLength: number): number {
   // two empty lists (0xc0 0xc0) after the header, inside one outer list
-  return rlpListLength(hexByteLength(headerRlp(header)) + 2)
+  return rlpListLength(headerRlpLength + 2)
 }

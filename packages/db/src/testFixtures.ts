@@ -1,4 +1,4 @@
-import { type HashedHeader, type Hex, headerFromRpc } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, headerFromRpc, uncleSize } from '@uncle-rpc/chain'
 import { readFixtureJson } from '@uncle-rpc/testing'
 import type { BlockWithUncles } from './queries/blocks.js'
 
@@ -15,6 +15,9 @@ export function loadMainnetBlocks(): (BlockWithUncles & { header: HashedHeader; 
   return fixture.blocks.map((b) => ({
     header: headerFromRpc(b.header),
     totalDifficulty: BigInt(b.totalDifficulty),
-    uncles: b.uncles.map((u) => headerFromRpc(u)),
+    uncles: b.uncles.map((u) => {
+      const uncle = headerFromRpc(u)
+      return { ...uncle, size: uncleSize(uncle) }
+    }),
   }))
 }

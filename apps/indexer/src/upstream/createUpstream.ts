@@ -1,4 +1,4 @@
-import { BaseError, type Hex } from '@uncle-rpc/chain'
+import { BaseError, quantityFromRpc } from '@uncle-rpc/chain'
 import { createClient, http } from 'viem'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
@@ -138,10 +138,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return result as T
     },
     async chainId() {
-      return BigInt(await this.request<Hex>({ method: 'eth_chainId', params: [] }))
+      return quantityFromRpc('chainId', await this.request({ method: 'eth_chainId', params: [] }))
     },
     async blockNumber() {
-      return BigInt(await this.request<Hex>({ method: 'eth_blockNumber', params: [] }))
+      return quantityFromRpc('blockNumber', await this.request({ method: 'eth_blockNumber', params: [] }))
     },
     ...(link && { subscribeNewHeads: link.subscribeNewHeads }),
     async close() {

@@ -1,4 +1,4 @@
-import { type Hex, headerFromRpc } from '@uncle-rpc/chain'
+import { type Hex, headerFromRpc, uncleSize } from '@uncle-rpc/chain'
 import { type Db, insertBlocksWithUncles, registerNetwork } from '@uncle-rpc/db'
 import { readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 
@@ -19,7 +19,10 @@ export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 
   const blocks = within.map((b) => ({
     header: headerFromRpc(b.header),
     totalDifficulty: BigInt(b.totalDifficulty),
-    uncles: b.uncles.map((u) => headerFromRpc(u)),
+    uncles: b.uncles.map((u) => {
+      const uncle = headerFromRpc(u)
+      return { ...uncle, size: uncleSize(uncle) }
+    }),
   }))
   return insertBlocksWithUncles(db, { network, blocks })
 }

@@ -1,4 +1,5 @@
-import { type HashedHeader, type Hex, toRpcUncle } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, toQuantity, toRpcUncle } from '@uncle-rpc/chain'
+import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from '../cache.js'
 import {
@@ -41,9 +42,6 @@ export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy 
 
 export const defaultDeadlineMs = 250
 
-// Note: the uncles table keys `index` as smallint; a larger index can never match (geth: null).
-const maxStoredIndex = 32767n
-
 /** The uncle as JSON text: keys alphabetical, `totalDifficulty: null` (the contract, Infura's sample). */
 export function serializeUncle(uncle: HashedHeader & { size: number }): string {
   return JSON.stringify(toRpcUncle(uncle, { totalDifficulty: 'null' }, uncle.size))
@@ -76,7 +74,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
 
   const forwardCall = (blockHash: Hex, index: bigint): ForwardCall => ({
     method: 'eth_getUncleByBlockHashAndIndex',
-    params: [blockHash, `0x${index.toString(16)}`],
+    params: [blockHash, toQuantity(index)],
   })
 
   /** The index could not answer: forward (when the policy says so) and return the policy's error to throw. */
@@ -106,14 +104,16 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
 
   return async (params: unknown, context: MethodContext): Promise<RawJson | null> => {
     const [blockHash, index] = positionalParams<[Hex, bigint]>(params, [decodeHash, decodeUint])
-    if (index > maxStoredIndex) return checkNull(context, blockHash, index)
+    // Note: an index no stored row can have answers null without a read (geth: null).
+    const stored = storedUncleIndex(index)
+    if (stored === null) return checkNull(context, blockHash, index)
     const key = answerKey(context.network.name, blockHash, index)
     const cached = cache.get(key)
     if (cached !== undefined) return rawJson(cached)
     let pending = inFlight.get(key)
     if (pending === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
-      pending = lookup(key, context.network, blockHash, Number(index))
+      pending = lookup(key, context.network, blockHash, stored)
       inFlight.set(key, pending)
       const settled = () => inFlight.delete(key)
       pending.then(settled, settled)

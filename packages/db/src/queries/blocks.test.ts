@@ -7,6 +7,7 @@ import { loadMainnetBlocks, mainnetBlocksFixture } from '../testFixtures.js'
 import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { type BlockWithUncles, countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './blocks.js'
 import { registerNetwork } from './networks.js'
+import { copyBlocksWithUncles } from './copyBlocks.js'
 import { countUncles, getUncle } from './uncles.js'
 
 let database: OpenTestDatabase
@@ -18,6 +19,9 @@ beforeAll(async () => {
 })
 
 afterAll(() => database?.close())
+
+/** An uncle as the indexer hands it over: with the size geth reports. */
+const sized = (uncle: HashedHeader) => ({ ...uncle, size: uncleSize(uncle) })
 
 const word = (n: bigint, salt: number): Hex => `0x${((n + 1n) * 1000n + BigInt(salt)).toString(16).padStart(64, '0')}`
 
@@ -55,7 +59,7 @@ describe('insertBlocksWithUncles', () => {
     const result = await insertBlocksWithUncles(db, {
       network: net,
       blocks: [
-        { header: header(2n), totalDifficulty: 10n, uncles: [uncle] },
+        { header: header(2n), totalDifficulty: 10n, uncles: [sized(uncle)] },
         { header: header(3n), uncles: [] },
       ],
     })
@@ -74,7 +78,7 @@ describe('insertBlocksWithUncles', () => {
 
   test('behavior: idempotent (a second insert writes nothing)', async () => {
     const net = await network('twice')
-    const blocks: BlockWithUncles[] = [{ header: header(5n), uncles: [header(4n, 7), header(3n, 7)] }]
+    const blocks: BlockWithUncles[] = [{ header: header(5n), uncles: [sized(header(4n, 7)), sized(header(3n, 7))] }]
     expect(await insertBlocksWithUncles(db, { network: net, blocks })).toEqual({ blocks: 1, uncles: 2 })
     expect(await insertBlocksWithUncles(db, { network: net, blocks })).toEqual({ blocks: 0, uncles: 0 })
     // Note: duplicates inside one batch are absorbed too (jobs may overlap).
@@ -100,7 +104,7 @@ describe('insertBlocksWithUncles', () => {
     }
     await insertBlocksWithUncles(db, {
       network: net,
-      blocks: [{ header: header(9n), totalDifficulty: big, uncles: [uncle] }],
+      blocks: [{ header: header(9n), totalDifficulty: big, uncles: [sized(uncle)] }],
     })
     const stored = await getUncle(db, { network: net, blockHash: header(9n).hash, index: 0 })
     expect(stored).toEqual({ ...uncle, size: expect.any(Number), blockNumber: 9n })
@@ -109,14 +113,14 @@ describe('insertBlocksWithUncles', () => {
   test('behavior: upper-case hex is stored as bytes and read back lower-case', async () => {
     const net = await network('case')
     const block = { ...header(1n), hash: header(1n).hash.toUpperCase().replace('0X', '0x') as Hex }
-    await insertBlocksWithUncles(db, { network: net, blocks: [{ header: block, uncles: [header(0n, 7)] }] })
+    await insertBlocksWithUncles(db, { network: net, blocks: [{ header: block, uncles: [sized(header(0n, 7))] }] })
     expect((await getUncle(db, { network: net, blockHash: header(1n).hash, index: 0 }))?.hash).toBe(header(0n, 7).hash)
   })
 
   test('error: a different canonical block at a stored height', async () => {
     const net = await network('conflict')
     await insertBlocksWithUncles(db, { network: net, blocks: [{ header: header(1n), uncles: [] }] })
-    const other = { header: header(1n, 500), uncles: [header(0n, 7)] }
+    const other = { header: header(1n, 500), uncles: [sized(header(0n, 7))] }
     await expect(insertBlocksWithUncles(db, { network: net, blocks: [other] })).rejects.toThrow(CanonicalBlockConflictError)
     expect(await countUncles(db, { network: net })).toBe(0)
   })
@@ -153,5 +157,26 @@ describeWithFixtures([mainnetBlocksFixture], 'insertBlocksWithUncles: speed', ()
     const rowsPerSecond = Math.round(((8192 + 1410) / ms) * 1000)
     process.stderr.write(`insertBlocksWithUncles: 8,192 blocks + 1,410 uncles in ${ms.toFixed(0)} ms = ${rowsPerSecond} rows/s\n`)
     expect(ms).toBeLessThan(20_000)
+  })
+})
+
+describe('copyBlocksWithUncles', () => {
+  test('behavior: COPY writes every header column (fork fields, 2^256-1) as the INSERT path does', async () => {
+    const net = await network('copy')
+    const uncle: HashedHeader = {
+      ...header(20n, 7),
+      gasLimit: 2n ** 256n - 1n,
+      timestamp: 2n ** 63n - 1n,
+      baseFeePerGas: 7n,
+      withdrawalsRoot: word(2n, 1),
+      blobGasUsed: 0n,
+      excessBlobGas: 3n,
+      parentBeaconBlockRoot: word(2n, 2),
+      requestsHash: word(2n, 3),
+      extraData: '0x00ff',
+    }
+    const result = await db.transaction((tx) => copyBlocksWithUncles(tx, { network: net, blocks: [{ header: header(21n), uncles: [sized(uncle)] }] }))
+    expect(result).toEqual({ blocks: 1, uncles: 1 })
+    expect(await getUncle(db, { network: net, blockHash: header(21n).hash, index: 0 })).toEqual({ ...uncle, size: uncleSize(uncle), blockNumber: 21n })
   })
 })

@@ -1,16 +1,16 @@
-import { BaseError, type HashedHeader, type Hex, uncleSize } from '@uncle-rpc/chain'
+import { BaseError, type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { CanonicalBlockConflictError, DatabaseWriteError, type PgErrorFields, UnknownNetworkError } from '../errors.js'
 import { blocks, uncles } from '../schema.js'
 import { type UnnestField, unnestInsert } from './unnest.js'
 
-/** A block and its uncles, in the order of the block's uncle list; `size` is computed when absent. */
+/** A block and its uncles, in the order of the block's uncle list, each with the `size` geth reports (chain's uncleSize). */
 export type BlockWithUncles = {
   /** Only these header fields are stored for a block (uncles are stored whole). */
   header: Pick<HashedHeader, 'hash' | 'number' | 'parentHash'>
   totalDifficulty?: bigint | undefined
-  uncles: readonly (HashedHeader & { size?: number | undefined })[]
+  uncles: readonly (HashedHeader & { size: number })[]
 }
 
 export type InsertBlocksWithUnclesParameters = { network: string; blocks: readonly BlockWithUncles[] }
@@ -18,7 +18,7 @@ export type InsertBlocksWithUnclesParameters = { network: string; blocks: readon
 export type InsertBlocksWithUnclesReturnType = { blocks: number; uncles: number }
 
 type BlockRow = { network: string; block: BlockWithUncles }
-type UncleRow = { network: string; block: BlockWithUncles['header']; index: number; uncle: HashedHeader & { size?: number | undefined } }
+type UncleRow = { network: string; block: BlockWithUncles['header']; index: number; uncle: HashedHeader & { size: number } }
 
 const blockFields: UnnestField<BlockRow>[] = [
   [blocks.network, (r) => r.network],
@@ -34,28 +34,9 @@ const uncleFields: UnnestField<UncleRow>[] = [
   [uncles.blockNumber, (r) => r.block.number],
   [uncles.index, (r) => r.index],
   [uncles.hash, (r) => r.uncle.hash],
-  [uncles.parentHash, (r) => r.uncle.parentHash],
-  [uncles.sha3Uncles, (r) => r.uncle.sha3Uncles],
-  [uncles.miner, (r) => r.uncle.miner],
-  [uncles.stateRoot, (r) => r.uncle.stateRoot],
-  [uncles.transactionsRoot, (r) => r.uncle.transactionsRoot],
-  [uncles.receiptsRoot, (r) => r.uncle.receiptsRoot],
-  [uncles.logsBloom, (r) => r.uncle.logsBloom],
-  [uncles.difficulty, (r) => r.uncle.difficulty],
-  [uncles.number, (r) => r.uncle.number],
-  [uncles.gasLimit, (r) => r.uncle.gasLimit],
-  [uncles.gasUsed, (r) => r.uncle.gasUsed],
-  [uncles.timestamp, (r) => r.uncle.timestamp],
-  [uncles.extraData, (r) => r.uncle.extraData],
-  [uncles.mixHash, (r) => r.uncle.mixHash],
-  [uncles.nonce, (r) => r.uncle.nonce],
-  [uncles.baseFeePerGas, (r) => r.uncle.baseFeePerGas],
-  [uncles.withdrawalsRoot, (r) => r.uncle.withdrawalsRoot],
-  [uncles.blobGasUsed, (r) => r.uncle.blobGasUsed],
-  [uncles.excessBlobGas, (r) => r.uncle.excessBlobGas],
-  [uncles.parentBeaconBlockRoot, (r) => r.uncle.parentBeaconBlockRoot],
-  [uncles.requestsHash, (r) => r.uncle.requestsHash],
-  [uncles.size, (r) => r.uncle.size ?? uncleSize(r.uncle)],
+  // Note: the header columns are named after the header fields (headerFields is their one list).
+  ...headerFields.map(([name]): UnnestField<UncleRow> => [uncles[name], (r) => r.uncle[name]]),
+  [uncles.size, (r) => r.uncle.size],
 ]
 
 /**

@@ -1,9 +1,10 @@
-import { uncleSize } from '@uncle-rpc/chain'
+import { type HashedHeader, headerFields } from '@uncle-rpc/chain'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Tx } from '../client.js'
 import { bigintToNumeric } from '../columns.js'
 import { type PgErrorFields, UnknownNetworkError } from '../errors.js'
+import { uncles as uncleTable } from '../schema.js'
 import { type BlockWithUncles, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
 
 // Bulk write through COPY FROM STDIN: ~3× the rows/s of one INSERT … SELECT unnest(…)
@@ -28,10 +29,12 @@ function escapeText(text: string): string {
 }
 
 const blockColumns = '(network, hash, number, parent_hash, uncle_count)'
-const uncleColumns = `(network, block_hash, block_number, index, hash, parent_hash, sha3_uncles, miner, state_root,
-  transactions_root, receipts_root, logs_bloom, difficulty, number, gas_limit, gas_used, timestamp, extra_data,
-  mix_hash, nonce, base_fee_per_gas, withdrawals_root, blob_gas_used, excess_blob_gas, parent_beacon_block_root,
-  requests_hash, size)`
+// Note: the header columns are named after the header fields (headerFields is their one list).
+const uncleColumns = `(network, block_hash, block_number, index, hash, ${headerFields.map(([name]) => uncleTable[name].name).join(', ')}, size)`
+
+/** One header field in COPY text: bytes as bytea, quantities as decimal (numeric or int8 columns alike). */
+const copyField = ([name, kind]: (typeof headerFields)[number], header: HashedHeader): string =>
+  kind === 'quantity' ? numeric(header[name] as bigint | undefined) : bytes(header[name] as string | undefined)
 
 function blockLines(network: string, items: readonly BlockWithUncles[]): string {
   const net = escapeText(network)
@@ -52,28 +55,8 @@ function uncleLines(network: string, items: readonly BlockWithUncles[]): string 
         int8(block.number),
         index,
         bytes(u.hash),
-        bytes(u.parentHash),
-        bytes(u.sha3Uncles),
-        bytes(u.miner),
-        bytes(u.stateRoot),
-        bytes(u.transactionsRoot),
-        bytes(u.receiptsRoot),
-        bytes(u.logsBloom),
-        numeric(u.difficulty),
-        int8(u.number),
-        numeric(u.gasLimit),
-        numeric(u.gasUsed),
-        numeric(u.timestamp),
-        bytes(u.extraData),
-        bytes(u.mixHash),
-        bytes(u.nonce),
-        numeric(u.baseFeePerGas),
-        bytes(u.withdrawalsRoot),
-        numeric(u.blobGasUsed),
-        numeric(u.excessBlobGas),
-        bytes(u.parentBeaconBlockRoot),
-        bytes(u.requestsHash),
-        u.size ?? uncleSize(u),
+        ...headerFields.map((field) => copyField(field, u)),
+        u.size,
       ].join('\t')
       out += '\n'
     })

@@ -1,4 +1,4 @@
-import { type HashedHeader, type Hex, hashHeader, headerFromRpc, toRpcUncle } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, hashHeader, headerFromRpc, toRpcUncle, uncleSize } from '@uncle-rpc/chain'
 import { describeWithFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
@@ -80,7 +80,7 @@ describeWithFixtures([ethereumTestsDerived], 'getUncle: London uncles (ethereum/
       expect(hashHeader(uncle)).toBe(uncle.hash)
       // Note: only the uncle is under test; its including block is stored with the fields the row needs.
       const block: HashedHeader = { ...uncle, hash: c.blockHash, number: BigInt(c.blockNumber) }
-      await insertBlocksWithUncles(db, { network: 'london', blocks: [{ header: block, uncles: [uncle] }] })
+      await insertBlocksWithUncles(db, { network: 'london', blocks: [{ header: block, uncles: [{ ...uncle, size: uncleSize(uncle) }] }] })
       const stored = await getUncle(db, { network: 'london', blockHash: c.blockHash, index: Number(c.index) })
       expect(stored?.baseFeePerGas).toBe(uncle.baseFeePerGas)
       expect(JSON.stringify(toRpcUncle(stored as HashedHeader, { totalDifficulty: 'omit' }, stored?.size))).toBe(

@@ -5,6 +5,17 @@ import type { DbOrTx } from '../client.js'
 import { uncles } from '../schema.js'
 
 export type GetUncleParameters = { network: string; blockHash: Hex; index: number }
+
+/** The largest uncle index a row can hold (`index` is a smallint). */
+const maxStoredIndex = 32767
+
+/**
+ * A requested uncle index (a JSON-RPC quantity, decoded to bigint) as the smallint the uncles
+ * table keys it by; null when no row can have it (such a request answers null, as geth's does).
+ */
+export function storedUncleIndex(index: bigint | number): number | null {
+  return index >= 0 && index <= maxStoredIndex && (typeof index === 'bigint' || Number.isInteger(index)) ? Number(index) : null
+}
 /** The stored uncle header with its hash, the `size` geth reports and the number of the block that includes it. */
 export type GetUncleReturnType = (HashedHeader & { size: number; blockNumber: bigint }) | null
 
@@ -36,8 +47,8 @@ const prepared = new WeakMap<DbOrTx, ReturnType<typeof prepareGetUncle>>()
  * eth_getUncleByBlockHashAndIndex. Null when the block or index is unknown.
  */
 export async function getUncle(db: DbOrTx, { network, blockHash, index }: GetUncleParameters): Promise<GetUncleReturnType> {
-  // Note: smallint column; an index outside it cannot match, and Postgres would reject the parameter.
-  if (!Number.isInteger(index) || index < 0 || index > 32767) return null
+  // Note: an index outside the smallint column cannot match, and Postgres would reject the parameter.
+  if (storedUncleIndex(index) === null) return null
   let query = prepared.get(db)
   if (!query) {
     query = prepareGetUncle(db)

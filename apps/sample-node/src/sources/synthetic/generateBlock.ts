@@ -1,4 +1,4 @@
-import { rlpListLength } from '@uncle-rpc/chain'
+import { rlpListLength, uncleSizeFromRlpLength } from '@uncle-rpc/chain'
 import { createRng, type Rng } from '../../rng.js'
 import {
   blockInterval,
@@ -179,7 +179,7 @@ function genesis(context: GeneratorContext): GeneratedBlock {
     baseFeePerGas: context.londonAt === 0 ? initialBaseFee : undefined,
   }
   const header = hashRaw(context, raw)
-  const size = rlpListLength(header.rlpLength + 2)
+  const size = uncleSizeFromRlpLength(header.rlpLength)
   return { header, uncles: [], branch: 0, txCount: 0, size, totalDifficulty: raw.difficulty }
 }
 

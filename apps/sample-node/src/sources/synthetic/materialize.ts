@@ -1,4 +1,4 @@
-import { type HashedHeader, type Hex, rlpListLength } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, uncleSizeFromRlpLength } from '@uncle-rpc/chain'
 import { createRng } from '../../rng.js'
 import type { ChainBlock } from '../chainSource.js'
 import type { GeneratedBlock, GeneratedHeader } from './generateBlock.js'
@@ -68,7 +68,7 @@ export function materializeBlock(block: GeneratedBlock): MaterializedBlock {
   return {
     header: materializeHeader(block.header),
     uncles: block.uncles.map(materializeHeader),
-    uncleSizes: block.uncles.map((uncle) => rlpListLength(uncle.rlpLength + 2)),
+    uncleSizes: block.uncles.map((uncle) => uncleSizeFromRlpLength(uncle.rlpLength)),
     totalDifficulty: block.totalDifficulty,
     size: block.size,
     branch: block.branch,
