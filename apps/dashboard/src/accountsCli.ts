@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util'
-import { parseEnv } from '@uncle-rpc/config'
+import { parseEnv, UsageError } from '@uncle-rpc/config'
 import { apiKeyPlans, createDb } from '@uncle-rpc/db'
 import { type AccountsFlags, accountsCommand } from './accountsCommands.js'
-import { UsageError } from './errors.js'
 
 const usage = `Usage: uncle-rpc accounts <command>
 

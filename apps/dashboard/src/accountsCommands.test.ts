@@ -1,3 +1,4 @@
+import { UsageError } from '@uncle-rpc/config'
 import { createDb, type Db, findAccountByEmail, findKeyPolicy, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { createApiKey, hashApiKey } from '@uncle-rpc/rpc'
@@ -5,7 +6,6 @@ import { runCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'
 import { verifyPassword } from './auth/password.js'
-import { UsageError } from './errors.js'
 
 // `uncle-rpc accounts` on a real database: the operator's side of the dashboard.
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { UsageError } from '@uncle-rpc/config'
 import { apiKeyPlans, type Db, insertAccount, listAccounts, listUpgradeRequests, normalizeEmail, operatorEmail, setAccountDisabled, setAccountPlan } from '@uncle-rpc/db'
 import { isApiKeyPlan } from '@uncle-rpc/rpc'
 import { hashPassword } from './auth/password.js'
-import { UsageError } from './errors.js'
 
 /** The flags of `uncle-rpc accounts` as parseArgs gives them. */
 export type AccountsFlags = { plan?: string; all?: boolean }

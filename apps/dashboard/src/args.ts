@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
+import { parseFlags, UsageError } from '@uncle-rpc/config'
 import type { SignupMode } from './api/context.js'
 import type { SecureCookies } from './auth/sessions.js'
-import { UsageError } from './errors.js'
 
 /** `uncle-rpc dashboard` flags, parsed. */
 export type DashboardArgs = { port: number; host: string; signup: SignupMode; rpcUrl: string; secureCookies: SecureCookies }
@@ -33,22 +32,13 @@ Prints "dashboard listening on http://HOST:PORT" once ready. Environment: DATABA
 
 /** Parses the flags; 'help' for -h/--help. Throws UsageError on bad values. */
 export function parseDashboardArgs(argv: string[]): DashboardArgs | 'help' {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string', default: String(defaultDashboardPort) },
-        host: { type: 'string', default: '127.0.0.1' },
-        signup: { type: 'string', default: 'invite' },
-        'rpc-url': { type: 'string', default: 'http://127.0.0.1:8545' },
-        'secure-cookies': { type: 'string', default: 'auto' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }))
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
+  const values = parseFlags(argv, {
+    port: { type: 'string', default: String(defaultDashboardPort) },
+    host: { type: 'string', default: '127.0.0.1' },
+    signup: { type: 'string', default: 'invite' },
+    'rpc-url': { type: 'string', default: 'http://127.0.0.1:8545' },
+    'secure-cookies': { type: 'string', default: 'auto' },
+  })
   if (values.help) return 'help'
   const port = Number(values.port)
   if (!/^\d+$/.test(String(values.port)) || port > 65535) throw new UsageError(`--port must be 0 to 65535, got "${values.port}"`)

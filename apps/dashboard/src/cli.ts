@@ -1,7 +1,6 @@
-import { createLogger, parseEnv } from '@uncle-rpc/config'
+import { type CommandContext, runCommand } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { type DashboardArgs, parseDashboardArgs, usage } from './args.js'
-import { UsageError } from './errors.js'
 import { createDashboardServer } from './server.js'
 
 function untilSignal(): Promise<string> {
@@ -12,21 +11,11 @@ function untilSignal(): Promise<string> {
 }
 
 /** `uncle-rpc dashboard`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
-export async function run(argv: string[]): Promise<number> {
-  let args: DashboardArgs | 'help'
-  try {
-    args = parseDashboardArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    process.stderr.write(`dashboard: ${error.shortMessage}\n(uncle-rpc dashboard --help for the flags)\n`)
-    return 2
-  }
-  if (args === 'help') {
-    process.stdout.write(usage)
-    return 0
-  }
-  const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'dashboard' })
+export function run(argv: string[]): Promise<number | undefined> {
+  return runCommand(argv, { name: 'dashboard', usage, parse: parseDashboardArgs, run: serve })
+}
+
+async function serve(args: DashboardArgs, { env, logger }: CommandContext): Promise<number> {
   const database = createDb({ url: env.DATABASE_URL, max: 4, logger })
   try {
     const dashboard = createDashboardServer({ db: database.db, logger }, { signup: args.signup, rpcUrl: args.rpcUrl, secureCookies: args.secureCookies })

@@ -11,10 +11,3 @@ export class ApiError extends BaseError {
     this.retryAfter = options.retryAfter
   }
 }
-
-/** A bad flag of `uncle-rpc dashboard` or `uncle-rpc accounts` (exit code 2). */
-export class UsageError extends BaseError {
-  constructor(message: string) {
-    super(message, { name: 'UsageError' })
-  }
-}

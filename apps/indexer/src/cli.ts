@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { createLogger, demoNetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
+import { type CommandContext, demoNetworksConfig, integerFlag, parseFlags, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { queuePrefix } from './jobs.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
@@ -39,50 +38,47 @@ REDIS_URL (default redis://127.0.0.1:6379), UNCLE_RPC_CONFIG, LOG_LEVEL.
 Run \`uncle-rpc migrate\` first.
 `
 
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got "${value}"`)
-  return n
+/** The indexer's options from its flags; 'help' for -h/--help. Throws UsageError. */
+export function parseIndexerArgs(argv: string[]): { config: string | undefined; options: IndexerOptions } | 'help' {
+  const values = parseFlags(argv, {
+    config: { type: 'string' },
+    concurrency: { type: 'string' },
+    'range-size': { type: 'string' },
+    'batch-size': { type: 'string' },
+    'max-in-flight': { type: 'string' },
+    'lock-duration-ms': { type: 'string' },
+    'poll-interval-ms': { type: 'string' },
+    'exit-when-done': { type: 'boolean', default: false },
+    'era1-concurrency': { type: 'string' },
+    'keep-era1': { type: 'boolean', default: false },
+  })
+  if (values.help) return 'help'
+  const positiveInt = (name: string, fallback: number) => integerFlag(name, values[name] as string | undefined, 1, fallback)
+  const d = defaultIndexerOptions
+  return {
+    config: values.config as string | undefined,
+    options: {
+      ...d,
+      concurrency: positiveInt('concurrency', d.concurrency),
+      rangeSize: positiveInt('range-size', d.rangeSize),
+      batchSize: positiveInt('batch-size', d.batchSize),
+      maxInFlight: positiveInt('max-in-flight', d.maxInFlight),
+      lockDurationMs: positiveInt('lock-duration-ms', d.lockDurationMs),
+      pollIntervalMs: positiveInt('poll-interval-ms', d.pollIntervalMs),
+      exitWhenDone: values['exit-when-done'] === true,
+      era1Concurrency: positiveInt('era1-concurrency', d.era1Concurrency),
+      keepEra1: values['keep-era1'] === true,
+    },
+  }
 }
 
 /** `uncle-rpc indexer`: runs until SIGINT/SIGTERM (or until done, with --exit-when-done). */
-export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      config: { type: 'string' },
-      concurrency: { type: 'string' },
-      'range-size': { type: 'string' },
-      'batch-size': { type: 'string' },
-      'max-in-flight': { type: 'string' },
-      'lock-duration-ms': { type: 'string' },
-      'poll-interval-ms': { type: 'string' },
-      'exit-when-done': { type: 'boolean', default: false },
-      'era1-concurrency': { type: 'string' },
-      'keep-era1': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  })
-  if (values.help) {
-    process.stdout.write(usage)
-    return 0
-  }
-  const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer' })
-  const config = resolveNetworksConfig(env, values.config)
-  const options: IndexerOptions = {
-    ...defaultIndexerOptions,
-    concurrency: positiveInt('concurrency', values.concurrency, defaultIndexerOptions.concurrency),
-    rangeSize: positiveInt('range-size', values['range-size'], defaultIndexerOptions.rangeSize),
-    batchSize: positiveInt('batch-size', values['batch-size'], defaultIndexerOptions.batchSize),
-    maxInFlight: positiveInt('max-in-flight', values['max-in-flight'], defaultIndexerOptions.maxInFlight),
-    lockDurationMs: positiveInt('lock-duration-ms', values['lock-duration-ms'], defaultIndexerOptions.lockDurationMs),
-    pollIntervalMs: positiveInt('poll-interval-ms', values['poll-interval-ms'], defaultIndexerOptions.pollIntervalMs),
-    exitWhenDone: values['exit-when-done'],
-    era1Concurrency: positiveInt('era1-concurrency', values['era1-concurrency'], defaultIndexerOptions.era1Concurrency),
-    keepEra1: values['keep-era1'],
-  }
+export function run(argv: string[]): Promise<number | undefined> {
+  return runCommand(argv, { name: 'indexer', usage, parse: parseIndexerArgs, run: index })
+}
+
+async function index({ config: configPath, options }: { config: string | undefined; options: IndexerOptions }, { env, logger }: CommandContext): Promise<number> {
+  const config = resolveNetworksConfig(env, configPath)
   const database = createDb({ url: env.DATABASE_URL, logger })
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { parseRpcArgs, UsageError } from './args.js'
+import { UsageError } from '@uncle-rpc/config'
+import { parseRpcArgs } from './args.js'
 import { defaultLimits } from './limits.js'
 
 describe('parseRpcArgs', () => {

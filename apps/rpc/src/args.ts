@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { BaseError } from '@uncle-rpc/chain'
+import { integerFlag, parseFlags, UsageError } from '@uncle-rpc/config'
 import { defaultCacheEntries } from './cache.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
@@ -22,13 +21,6 @@ export type RpcArgs = {
   partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
   usageFlushMs: number
   replicaMaxLagMs: number
-}
-
-/** A flag has a bad value (exit code 2). */
-export class UsageError extends BaseError {
-  constructor(message: string) {
-    super(message, { name: 'UsageError' })
-  }
 }
 
 export const defaultPort = 8545
@@ -92,13 +84,7 @@ came, marked X-Failover: partner).
 Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
 `
 
-function integer(name: string, text: string | undefined, min: number, fallback: number): number {
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min)
-    throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${text}"`)
-  return value
-}
+const integer = integerFlag
 
 /** Parses the flags of `uncle-rpc rpc`; `'help'` when help was asked for. Throws UsageError. */
 export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
@@ -128,20 +114,9 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'usage-flush-ms',
     'replica-max-lag-ms',
   ] as const
-  let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean | undefined }
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }])),
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values as typeof values
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
+  const values = parseFlags(argv, Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }]))) as Partial<
+    Record<(typeof flags)[number], string>
+  > & { help?: boolean | undefined }
   if (values.help) return 'help'
   const rateLimits = values['rate-limits'] ?? 'on'
   if (rateLimits !== 'on' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be on or off, got "${rateLimits}"`)

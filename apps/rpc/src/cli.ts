@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
-import { createLogger, type Logger, type NetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
+import { type CommandContext, type Logger, type NetworksConfig, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
-import { parseRpcArgs, type RpcArgs, UsageError, usage } from './args.js'
+import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcServer } from './server.js'
 
 function untilSignal(): Promise<string> {
@@ -107,21 +107,11 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
 }
 
 /** `uncle-rpc rpc`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
-export async function run(argv: string[]): Promise<number> {
-  let args: RpcArgs | 'help'
-  try {
-    args = parseRpcArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    process.stderr.write(`rpc: ${error.shortMessage}\n(uncle-rpc rpc --help for the flags)\n`)
-    return 2
-  }
-  if (args === 'help') {
-    process.stdout.write(usage)
-    return 0
-  }
-  const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'rpc' })
+export function run(argv: string[]): Promise<number | undefined> {
+  return runCommand(argv, { name: 'rpc', usage, parse: parseRpcArgs, run: serve })
+}
+
+async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<number> {
   const config = resolveNetworksConfig(env, args.config)
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 

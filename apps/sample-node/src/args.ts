@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { BaseError } from '@uncle-rpc/chain'
+import { integerFlag, parseFlags, UsageError } from '@uncle-rpc/config'
 import { type FaultOptions, parseLatencyRange } from './faults.js'
 
 /** The sample node's configuration, from its flags. */
@@ -13,13 +12,6 @@ export type SampleNodeConfig = {
   maxBatchSize: number
   port: number
   host: string
-}
-
-/** A flag has a bad value or flags contradict each other (exit code 2). */
-export class UsageError extends BaseError {
-  constructor(message: string) {
-    super(message, { name: 'UsageError' })
-  }
 }
 
 export const defaultSyntheticBlocks = 10_000
@@ -79,13 +71,8 @@ On start it prints one line: "sample-node listening on http://HOST:PORT (chain: 
 SIGINT/SIGTERM close it cleanly.
 `
 
-function integer(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (text === undefined) return undefined
-  const value = Number(text)
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${text}"`)
-  return value
-}
+const integer = (name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined =>
+  integerFlag(name, text, min, undefined, max)
 
 function probability(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined
@@ -97,37 +84,26 @@ function probability(name: string, text: string | undefined): number | undefined
 
 /** Parses the sample node's flags; `'help'` when help was asked for. Throws UsageError. */
 export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
-  let values: Record<string, string | string[] | boolean | undefined>
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        chain: { type: 'string', multiple: true },
-        synthetic: { type: 'string' },
-        seed: { type: 'string' },
-        'london-at': { type: 'string' },
-        'chain-id': { type: 'string' },
-        'block-time': { type: 'string' },
-        'reorg-rate': { type: 'string' },
-        'reorg-depth': { type: 'string' },
-        'stop-after': { type: 'string' },
-        burst: { type: 'string' },
-        'fault-error-rate': { type: 'string' },
-        'fault-latency-ms': { type: 'string' },
-        'fault-rate-limit': { type: 'string' },
-        'fault-drop-rate': { type: 'string' },
-        'tamper-block': { type: 'string' },
-        'max-batch-size': { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
+  const values = parseFlags(argv, {
+    chain: { type: 'string', multiple: true },
+    synthetic: { type: 'string' },
+    seed: { type: 'string' },
+    'london-at': { type: 'string' },
+    'chain-id': { type: 'string' },
+    'block-time': { type: 'string' },
+    'reorg-rate': { type: 'string' },
+    'reorg-depth': { type: 'string' },
+    'stop-after': { type: 'string' },
+    burst: { type: 'string' },
+    'fault-error-rate': { type: 'string' },
+    'fault-latency-ms': { type: 'string' },
+    'fault-rate-limit': { type: 'string' },
+    'fault-drop-rate': { type: 'string' },
+    'tamper-block': { type: 'string' },
+    'max-batch-size': { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+  })
   if (values.help) return 'help'
   const str = (name: string) => values[name] as string | undefined
   const chainIdText = str('chain-id')

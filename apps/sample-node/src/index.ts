@@ -1,5 +1,5 @@
 export type { SampleNodeConfig } from './args.js'
-export { parseSampleNodeArgs, UsageError, usage } from './args.js'
+export { parseSampleNodeArgs, usage } from './args.js'
 export type { FaultDecision, FaultOptions, Faults } from './faults.js'
 export { createFaults, hasFaults, parseLatencyRange } from './faults.js'
 export type { CreateMethodsParameters } from './methods.js'
