@@ -15,7 +15,7 @@ const notFoundBody = transportErrorBody(
 const methodNotAllowedBody = transportErrorBody(new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
 
 /**
- * The Express application: health, readiness, WebSocket routes (added by ws.ts) and JSON 404s.
+ * The Express application: health, readiness and JSON 404s (WebSockets are upgraded before it, ws.ts).
  * The JSON-RPC POST endpoints are answered before it (http.ts). No stack traces leave it.
  */
 export function createApp({ readiness }: { readiness: Readiness }): Express {
@@ -33,7 +33,7 @@ export function createApp({ readiness }: { readiness: Readiness }): Express {
   return app
 }
 
-/** The handlers that go last, after the WebSocket routes: 405 on the RPC paths, JSON 404, JSON 500 without internals. */
+/** The handlers that go last: 405 on the RPC paths, JSON 404, JSON 500 without internals. */
 export function finishApp(app: Express, logger: Logger): void {
   app.all(['/v3', '/v3/{*rest}', '/:network/v3', '/:network/v3/{*rest}'], (_req, res) => {
     res.status(405).set('allow', 'POST').type('application/json').send(methodNotAllowedBody)

@@ -78,7 +78,7 @@ export type RpcServer = {
 
 /**
  * Composes the RPC service on one node:http server: the JSON-RPC POST endpoints answered by a
- * plain listener (http.ts), everything else by the Express app, WebSockets by express-ws (ws.ts).
+ * plain listener (http.ts), everything else by the Express app, WebSockets on the upgrade event (ws.ts).
  */
 export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions): RpcServer {
   const { db, logger } = deps
@@ -168,7 +168,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
-  const ws = attachWebSocket({ resolver, auth, answer, limits, logger }, app, server)
+  const ws = attachWebSocket({ resolver, auth, answer, limits, logger }, server)
   finishApp(app, logger)
   const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
   // Answers not yet sent; while closing each one ends its keep-alive connection (Connection: close).

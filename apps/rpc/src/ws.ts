@@ -1,11 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
-import type { Express } from 'express'
-import expressWs from 'express-ws'
-import type WebSocket from 'ws'
+import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from './auth.js'
 import { type AccessRequest, accessAllowed, rejectedBody } from './keyAccess.js'
@@ -20,12 +19,13 @@ type Refusal = { status: number; body: string }
 type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
 
 /**
- * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key,
+ * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` on the HTTP server's upgrade
+ * event (a plain ws server; every upgrade is checked against wsPath, here only). The key,
  * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
  * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
-export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void> } {
+export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void> } {
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
@@ -51,28 +51,29 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     return { network, keyHash: result.key.keyHash, key: match[2]!, request }
   }
 
-  const instance = expressWs(app, server, {
-    wsOptions: {
-      maxPayload: limits.maxWsMessageBytes,
-      perMessageDeflate: false,
-      verifyClient: ({ req }, done) => {
-        verify(req).then(
-          (outcome) => {
-            if ('status' in outcome) return done(false, outcome.status, outcome.body, jsonHeaders)
-            accepted.set(req, outcome)
-            done(true)
-          },
-          (error: unknown) => {
-            logger.error({ msg: 'WebSocket upgrade check failed', error: (error as Error).message })
-            done(false, 503, transportErrorBody(new InternalError()), jsonHeaders)
-          },
-        )
-      },
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxWsMessageBytes,
+    perMessageDeflate: false,
+    verifyClient: ({ req }, done) => {
+      verify(req).then(
+        (outcome) => {
+          if ('status' in outcome) return done(false, outcome.status, outcome.body, jsonHeaders)
+          accepted.set(req, outcome)
+          done(true)
+        },
+        (error: unknown) => {
+          logger.error({ msg: 'WebSocket upgrade check failed', error: (error as Error).message })
+          done(false, 503, transportErrorBody(new InternalError()), jsonHeaders)
+        },
+      )
     },
   })
-  const wss = instance.getWss()
-  // Note: ws re-emits the HTTP server's errors (e.g. EADDRINUSE); listen() reports those already.
   wss.on('error', (error) => logger.debug({ msg: 'WebSocket server error', error: error.message }))
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req))
+  }
+  server.on('upgrade', onUpgrade)
   const lastSeen = new WeakMap<WebSocket, number>()
   const awaitingPong = new WeakSet<WebSocket>()
 
@@ -125,8 +126,6 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
         )
     })
   }
-  instance.app.ws('/ws/v3/:key', (ws, req) => onConnection(ws, req))
-  instance.app.ws('/:network/ws/v3/:key', (ws, req) => onConnection(ws, req))
 
   // One timer for every socket: drop those that missed the last ping, close the idle ones.
   const sweep = setInterval(
@@ -153,6 +152,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     close: () =>
       new Promise((resolve) => {
         clearInterval(sweep)
+        server.off('upgrade', onUpgrade)
         for (const ws of wss.clients) ws.close(1001, 'server shutting down')
         wss.close(() => resolve())
       }),
@@ -168,7 +168,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
  * the queued bytes, and all of it is freed when it goes.
  */
 function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
-  // Note: ws 7 (express-ws's) has no pause(); its receiver reads from this socket.
+  // Note: 'drain' of the TCP socket says the client took queued answers (ws has no event for it).
   const socket = (ws as unknown as { _socket: Socket })._socket
   let inFlight = 0
   let paused = false
@@ -179,7 +179,7 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
     const over = inFlight >= limits.wsMaxInFlight || ws.bufferedAmount >= limits.wsMaxQueuedBytes
     if (over && !paused && ws.readyState === ws.OPEN) {
       paused = true
-      socket.pause()
+      ws.pause()
       stall = setTimeout(() => {
         logger.warn({ msg: 'WebSocket closed: the client does not take its answers', in_flight: inFlight, queued_bytes: ws.bufferedAmount })
         ws.close(1013, 'too many answers waiting: read them or send fewer requests')
@@ -188,7 +188,7 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
     } else if (!over && paused) {
       paused = false
       clearTimeout(stall)
-      socket.resume()
+      ws.resume()
     }
   }
   socket.on('drain', check)
