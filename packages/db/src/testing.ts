@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { createDb, type Db } from './client.js'
 import { migrateDatabase } from './migrate.js'
 
@@ -56,4 +57,17 @@ export async function openTestDatabase({ max = 4 }: { max?: number } = {}): Prom
       await database.drop()
     },
   }
+}
+
+/**
+ * The DB test file's setup in one call: a fresh database opened before the file's tests
+ * (`onOpen` receives it) and closed and dropped after them.
+ */
+export function useTestDatabase(options: { max?: number }, onOpen: (database: OpenTestDatabase) => void): void {
+  let opened: OpenTestDatabase | undefined
+  beforeAll(async () => {
+    opened = await openTestDatabase(options)
+    onOpen(opened)
+  })
+  afterAll(() => opened?.close())
 }

@@ -1,19 +1,12 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
 import { type ApiKeyPlan, apiKeyPlans } from '../schema.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, touchApiKeys } from './apiKeys.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 2 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 2 }, (database) => (db = database.db))
 
 const hash = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`
 

@@ -1,24 +1,17 @@
 import { type HashedHeader, type Hex, uncleSize } from '@uncle-rpc/chain'
 import { describeWithFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
 import { CanonicalBlockConflictError, UnknownNetworkError } from '../errors.js'
 import { loadMainnetBlocks, mainnetBlocksFixture } from '../testFixtures.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { type BlockWithUncles, countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { copyBlocksWithUncles } from './copyBlocks.js'
 import { countUncles, getUncle } from './uncles.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 4 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 4 }, (database) => (db = database.db))
 
 /** An uncle as the indexer hands it over: with the size geth reports. */
 const sized = (uncle: HashedHeader) => ({ ...uncle, size: uncleSize(uncle) })

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { listNetworks, registerNetwork } from './networks.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 4 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 4 }, (database) => (db = database.db))
 
 describe('registerNetwork', () => {
   test('default', async () => {

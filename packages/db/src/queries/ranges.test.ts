@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { registerNetwork } from './networks.js'
 import { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './ranges.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 4 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 4 }, (database) => (db = database.db))
 
 async function network(name: string, ranges: [number, number][]): Promise<string> {
   await registerNetwork(db, { name, chainId: 1n })

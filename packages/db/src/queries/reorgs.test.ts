@@ -1,8 +1,8 @@
 import type { HashedHeader, Hex } from '@uncle-rpc/chain'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
 import { CanonicalBlockConflictError } from '../errors.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { listIndexedRanges, markRangeIndexed } from './ranges.js'
@@ -18,15 +18,8 @@ import {
   unmarkRangeIndexed,
 } from './reorgs.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 6 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 6 }, (database) => (db = database.db))
 
 const word = (n: bigint, branch: number): Hex => `0x${((n + 1n) * 1000n + BigInt(branch)).toString(16).padStart(64, '0')}`
 

@@ -1,9 +1,9 @@
 import { type HashedHeader, type Hex, hashHeader, headerFromRpc, toRpcUncle, uncleSize } from '@uncle-rpc/chain'
 import { describeWithFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
 import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '../testFixtures.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { type OpenTestDatabase, useTestDatabase } from '../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { countUncles, getUncle } from './uncles.js'
@@ -12,14 +12,12 @@ const ethereumTestsDerived = 'derived/geth_eth_getUncleByBlockHashAndIndex_ether
 
 let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 4 })
-  db = database.db
-  await registerNetwork(db, { name: 'mainnet', chainId: 1n })
+useTestDatabase({ max: 4 }, (opened) => {
+  database = opened
+  db = opened.db
 })
 
-afterAll(() => database?.close())
+beforeAll(() => registerNetwork(db, { name: 'mainnet', chainId: 1n }))
 
 describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncle: mainnet 0..8191', () => {
   test('behavior: all 1,410 uncles round-trip to geth’s exact answer', async () => {

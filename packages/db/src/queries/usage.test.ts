@@ -1,20 +1,13 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
-import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
+import { useTestDatabase } from '../testing.js'
 import { insertApiKey } from './apiKeys.js'
 import { blockKnown } from './blockKnown.js'
 import { addUsage, listUsage } from './usage.js'
 
-let database: OpenTestDatabase
 let db: Db
-
-beforeAll(async () => {
-  database = await openTestDatabase({ max: 2 })
-  db = database.db
-})
-
-afterAll(() => database?.close())
+useTestDatabase({ max: 2 }, (database) => (db = database.db))
 
 const hash = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`
 const today = () => new Date().toISOString().slice(0, 10)
