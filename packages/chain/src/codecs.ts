@@ -1,6 +1,6 @@
 import { type ByteArray, bytesToHex, hexToBigInt } from 'viem'
 import { InvalidHeaderError, InvalidQuantityError } from './errors.js'
-import { type BlockHeader, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
+import { type BlockHeader, forEachRlpField, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
 
 // The one place where wire (JSON-RPC) and RLP forms of a header meet the domain form.
 
@@ -71,19 +71,7 @@ export function quantityToRlpHex(value: bigint): Hex {
  */
 export function headerToRlpFields(header: BlockHeader): Hex[] {
   const items: Hex[] = []
-  let missing: string | undefined
-  for (const [name, kind] of headerFields) {
-    const value = header[name]
-    if (value === undefined) {
-      missing ??= name
-      continue
-    }
-    // Note: RLP fields are positional, so stopping at the gap would silently drop this field
-    // and hash a different header.
-    if (missing !== undefined)
-      throw new InvalidHeaderError({ field: name, value, reason: `present without the fork field "${missing}" before it` })
-    items.push(kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex))
-  }
+  forEachRlpField(header, (value, kind) => items.push(kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex)))
   return items
 }
 

@@ -1,6 +1,6 @@
 import { bigIntToMinimalBytes, bytesToBigInt, bytesToHexString, hexStringToBytes } from './bytes.js'
 import { InvalidHeaderError } from './errors.js'
-import { type BlockHeader, type HashedHeader, type HeaderFieldName, headerFields, requiredFieldCount } from './header.js'
+import { type BlockHeader, forEachRlpField, type HashedHeader, type HeaderFieldName, headerFields, requiredFieldCount } from './header.js'
 import { keccak256Bytes } from './hashes.js'
 import { RlpDecodeError, type RlpItem, readRlpItemInto, rlpPrefixLength, rlpStringLength, writeRlpPrefix, writeRlpString } from './rlp/readRlpItem.js'
 
@@ -85,21 +85,12 @@ export function headerFromBytes(header: HeaderBytes): HashedHeader {
  */
 export function encodeHeaderBytes(header: BlockHeader): Uint8Array {
   const items: Uint8Array[] = []
-  let missing: string | undefined
   let payload = 0
-  for (const [name, kind] of headerFields) {
-    const value = header[name]
-    if (value === undefined) {
-      missing ??= name
-      continue
-    }
-    // Note: RLP fields are positional, so skipping the gap would hash a different header.
-    if (missing !== undefined)
-      throw new InvalidHeaderError({ field: name, value, reason: `present without the fork field "${missing}" before it` })
+  forEachRlpField(header, (value, kind) => {
     const bytes = kind === 'quantity' ? bigIntToMinimalBytes(value as bigint) : hexStringToBytes(value as `0x${string}`)
     items.push(bytes)
     payload += rlpStringLength(bytes)
-  }
+  })
   return encodeList(items, payload)
 }
 
