@@ -12,7 +12,7 @@ import {
   unmarkRangeIndexed,
 } from '@uncle-rpc/db'
 import type { BlockWithUncles } from '@uncle-rpc/db'
-import { runBreak, storedBreak } from './linkage.js'
+import { links, runBreak, storedBreak } from './linkage.js'
 
 // The last stage of the pipeline (source → verify → write): applies a plan in one transaction
 // under the network's write lock, or says why it does not fit the stored chain. It never fetches:
@@ -116,7 +116,7 @@ async function applyReorg(db: Db, plan: ReorgPlan): Promise<WriteOutcome> {
     }
     // Stored blocks above the node's head that do not descend from it are on a dead branch.
     const over = byNumber.get(high + 1n)
-    const orphans = over && over.parentHash !== (chain.at(-1) as BlockToWrite).header.hash
+    const orphans = over && !links((chain.at(-1) as BlockToWrite).header, over)
       ? await canonicalBlocks(tx, { network, from: high + 1n, to: maxBigint })
       : []
     replaced.push(...orphans)
