@@ -38,7 +38,9 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
   const gaps = await findGaps(deps.db, { network, from: job.from, to: job.to })
   if (gaps.length === 0) return { blocks: 0, uncles: 0, written: 0, reorgs: 0 }
   const ref: Era1FileRef = { epoch: job.epoch, name: job.file, startNumber: job.from, count: Number(job.to - job.from + 1n) }
+  const t0 = performance.now()
   const bytes = await deps.store.read(ref)
+  const t1 = performance.now()
   let verified: Awaited<ReturnType<VerifyPool['verify']>>
   try {
     verified = await deps.verifier.verify({ bytes, name: job.file, epoch: job.epoch, root: deps.roots?.[job.epoch], want: gaps })
@@ -49,7 +51,10 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
     }
     throw error
   }
+  const t2 = performance.now()
   const outcome = await applyWritePlan(deps.db, { kind: 'append', network, runs: consecutiveRuns(verified.blocks) })
+  const t3 = performance.now()
+  deps.logger.debug({ msg: 'epoch indexed', epoch: job.epoch, read_ms: Math.round(t1 - t0), verify_ms: Math.round(t2 - t1), write_ms: Math.round(t3 - t2) })
   if (outcome.kind === 'conflict') throw new Era1ConflictError(network, job.file, outcome.reason)
   await clearEra1Refusal(deps.db, { network, epoch: job.epoch })
   await deps.store.release(ref, 'indexed')

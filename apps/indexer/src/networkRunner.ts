@@ -241,13 +241,25 @@ export function startNetworkRunner(
       verificationAttempts: options.verificationAttempts,
       lockDurationMs: options.lockDurationMs,
     }
-    // Re-plan as soon as a queue runs dry (at most once a second): finishes without waiting a tick.
-    const replanWhenDrained = (w: Worker) =>
-      w.on('drained', () => {
-        const wait = lastPlanAt + 1_000 - Date.now()
-        if (wait <= 0) planSoon()
-        else setTimeout(planSoon, wait).unref()
-      })
+    // Re-plan when a queue runs dry or a job ends (at most once a second), so the last job's end is
+    // noticed at once (BullMQ's 'drained' can come seconds late) and refused work is not waited on.
+    let replanQueued = false
+    const replanSoon = () => {
+      if (replanQueued) return
+      replanQueued = true
+      setTimeout(
+        () => {
+          replanQueued = false
+          planSoon()
+        },
+        Math.max(0, lastPlanAt + 1_000 - Date.now()),
+      ).unref()
+    }
+    const replanWhenDrained = (w: Worker) => {
+      w.on('drained', replanSoon)
+      w.on('completed', replanSoon)
+      w.on('failed', replanSoon)
+    }
     if (upstream) {
       worker = createRangeWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
       replanWhenDrained(worker)

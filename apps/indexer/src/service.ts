@@ -127,6 +127,8 @@ export async function startIndexer(
             blocks_indexed: p.blocks,
             blocks_written: p.written,
             uncles_found: p.uncles,
+            // Note: resident-set high-water mark of the whole process (the verification thread included).
+            peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
           })
         }
         redis.disconnect()

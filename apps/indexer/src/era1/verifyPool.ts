@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError, hashesReady } from '@uncle-rpc/chain'
 import { Era1RefusedError, type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 import type { VerifyResponse } from './verifyWorkerMain.js'
 
@@ -23,7 +23,10 @@ export class VerifyThreadError extends BaseError {
 export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
   if (threads === 0)
     return {
-      verify: async (params) => verifyEpoch(params),
+      verify: async (params) => {
+        await hashesReady()
+        return verifyEpoch(params)
+      },
       close: async () => {},
     }
   let worker: Worker | undefined
@@ -47,6 +50,8 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
     w.unref()
     return w
   }
+  // Note: started now, not on first use: loading the sources into a thread takes a while.
+  worker = start()
   return {
     verify(params) {
       worker ??= start()

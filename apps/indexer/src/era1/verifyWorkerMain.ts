@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError, hashesReady } from '@uncle-rpc/chain'
 import { Era1RefusedError, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 
 // The era1 verification thread: decodes and verifies one file per message, so the main thread
@@ -10,6 +10,9 @@ export type VerifyResponse =
   | { id: number; ok: ReturnType<typeof verifyEpoch> }
   | { id: number; refused: { epoch: number; file: string; reason: string } }
   | { id: number; error: string }
+
+// Note: the WebAssembly hashers load asynchronously; verification waits for them once.
+await hashesReady()
 
 parentPort?.on('message', ({ id, params }: VerifyRequest) => {
   let response: VerifyResponse
