@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { createDb, createTestDatabase, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
 import { spawnCli } from '@uncle-rpc/testing'
 import { sql } from 'drizzle-orm'
-import { writeSyntheticEra1 } from '../apps/indexer/src/_test/syntheticEra1.js'
+import { writeSyntheticEra1Dir } from '../apps/indexer/src/_test/syntheticEra1.js'
 
 // npm run bench:era1 [-- --blocks 100000 --seed 5]
 // One synthetic chain, ingested twice by ONE indexer process each into a fresh database: from
@@ -25,7 +25,7 @@ const dir = join(tmpdir(), `uncle-rpc-bench-era1-${blocks}-${seed}`)
 if (!existsSync(dir) || readdirSync(dir).length < Math.ceil(blocks / 8192)) {
   mkdirSync(dir, { recursive: true })
   const started = performance.now()
-  await writeSyntheticEra1({ dir, blocks, seed })
+  await writeSyntheticEra1Dir({ dir, blocks, seed })
   log(`wrote ${Math.ceil(blocks / 8192)} era1 files to ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
 

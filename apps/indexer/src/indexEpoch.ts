@@ -1,8 +1,8 @@
-import type { Hex } from '@uncle-rpc/chain'
+import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
 import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
 import type { Era1FileRef, Era1Store } from './era1/store.js'
 import type { VerifyPool } from './era1/verifyPool.js'
-import { Era1RefusedError, type EpochBlock } from './era1/verifyEpoch.js'
+import type { EpochBlock } from './era1/verifyEpoch.js'
 import { Era1ConflictError } from './errors.js'
 import type { IndexRangeResult } from './indexRange.js'
 import type { EpochJob } from './jobs.js'
@@ -12,8 +12,8 @@ import { applyWritePlan } from './writer.js'
 export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
   store: Era1Store
   verifier: VerifyPool
-  /** Published roots by epoch, when the chain has them. */
-  roots: readonly Hex[] | undefined
+  /** Published roots of the chain, when known. */
+  roots: EpochRoots | undefined
 }
 
 /** Splits blocks sorted by number into runs of consecutive numbers. */
@@ -43,9 +43,9 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
   const t1 = performance.now()
   let verified: Awaited<ReturnType<VerifyPool['verify']>>
   try {
-    verified = await deps.verifier.verify({ bytes, name: job.file, epoch: job.epoch, root: deps.roots?.[job.epoch], want: gaps })
+    verified = await deps.verifier.verify({ bytes, name: job.file, roots: deps.roots, want: gaps })
   } catch (error) {
-    if (error instanceof Era1RefusedError) {
+    if (error instanceof Era1FileRefusedError) {
       await recordEra1Refusal(deps.db, { network, epoch: job.epoch, file: job.file, reason: error.reason })
       await deps.store.release(ref, 'refused')
     }

@@ -1,4 +1,4 @@
-import { BaseError, type Hex } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
@@ -18,8 +18,6 @@ import { createRangeWorker } from './worker.js'
 
 export type NetworkRunnerDeps = {
   db: Db
-  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
-  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
   connection: ConnectionOptions
   prefix: string
   logger: Logger
@@ -288,7 +286,7 @@ export function startNetworkRunner(
 
   if (era1Url !== undefined) {
     try {
-      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger, deps.builtInRoots)
+      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger)
     } catch (error) {
       stopped = true
       queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new BaseError(errorText(error), { cause: error })))

@@ -1,4 +1,4 @@
-import type { BaseError, Hex } from '@uncle-rpc/chain'
+import type { BaseError } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { type Db, registerNetwork } from '@uncle-rpc/db'
 import type { ConnectionOptions } from 'bullmq'
@@ -15,8 +15,6 @@ export type IndexerDeps = {
   redisUrl: string
   prefix: string
   logger: Logger
-  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
-  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
 }
 
 export type Indexer = {
@@ -83,7 +81,7 @@ export async function startIndexer(
   for (const [i, config] of networks.entries())
     runners.push(
       startNetworkRunner(
-        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, ...(deps.builtInRoots && { builtInRoots: deps.builtInRoots }) },
+        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis },
         config,
         options,
         hooks,

@@ -1,8 +1,7 @@
-import { BaseError, BlockVerificationError } from '@uncle-rpc/chain'
+import { BaseError, BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
-import { Era1RefusedError } from './era1/verifyEpoch.js'
 import { BlocksRejectedError } from './errors.js'
 import { type IndexEpochDeps, indexEpoch } from './indexEpoch.js'
 import { type IndexRangeResult, indexRange } from './indexRange.js'
@@ -65,7 +64,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
       deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started })
       return result
     } catch (error) {
-      if (error instanceof Era1RefusedError) {
+      if (error instanceof Era1FileRefusedError) {
         // Note: a file that fails verification fails again; a good copy is picked up by a later run.
         logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.message })
         throw new UnrecoverableError(error.message)
