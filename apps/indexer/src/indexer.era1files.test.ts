@@ -1,4 +1,5 @@
-import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDb, createTestDatabase, type TableChecksums, type TestDatabase, tableChecksums } from '@uncle-rpc/db'
@@ -77,7 +78,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
       .trimEnd()
       .split('\n')
       .at(-1)
-    const rpc = spawnCli(['rpc', '--config', config, '--port', '0'], { env })
+    const rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--db-deadline-ms', '10000'], { env })
     processes.push(rpc)
     const base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1]
     const lines = readFixtureJsonl<DerivedUncle>(derived)
@@ -137,6 +138,42 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
     expect(refused.era1Refused).toEqual([
       { epoch: 1, file: impostor, reason: expect.stringMatching(/0xa5364e9a/), at: expect.any(String) },
     ])
+  }, 180_000)
+
+  test('behavior: from an http mirror that answers 500 and drops connections: every epoch arrives once, downloads are removed', async () => {
+    const files = new Map([...names.values()].map((name) => [name, readFileSync(join(synthetic, name))]))
+    let requests = 0
+    const server = createServer((req, res) => {
+      requests++
+      const name = decodeURIComponent((req.url ?? '/').slice(1))
+      if (requests % 4 === 0) return void res.writeHead(500).end()
+      if (name === '') return void res.end([...files.keys()].map((f) => `<a href="${f}">${f}</a>`).join('\n'))
+      const bytes = files.get(name)
+      if (!bytes) return void res.writeHead(404).end()
+      const start = Number(/bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1] ?? 0)
+      const headers = { 'content-length': String(bytes.length - start), ...(start > 0 && { 'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}` }) }
+      res.writeHead(start > 0 ? 206 : 200, headers)
+      // Every fifth answer breaks off halfway: the download resumes from there.
+      if (requests % 5 === 0) return void res.write(bytes.subarray(start, start + Math.floor((bytes.length - start) / 2)), () => res.destroy())
+      res.end(bytes.subarray(start))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as { port: number }).port
+    const downloads = tmp('downloads')
+    try {
+      const config = writeConfig({ name: 'synthetic', chainId: 1337, toBlock: blocks - 1, era1: `http://127.0.0.1:${port}/` })
+      const database = await newDatabase()
+      const run = await runCli(['indexer', '--config', config, '--exit-when-done', ...flags], { env: { DATABASE_URL: database.url, TMPDIR: downloads } })
+      expect(run.code, run.stderr.slice(-2000)).toBe(0)
+      expect(run.stderr).toContain('era1 download retry')
+      const clean = await newDatabase()
+      const direct = writeConfig({ name: 'synthetic', chainId: 1337, toBlock: blocks - 1, era1: synthetic })
+      expect((await runCli(['indexer', '--config', direct, '--exit-when-done', ...flags], { env: { DATABASE_URL: clean.url } })).code).toBe(0)
+      expect(await checksums(database.url, 'synthetic')).toEqual(await checksums(clean.url, 'synthetic'))
+      expect(readdirSync(join(downloads, 'uncle-rpc-era1', 'synthetic'))).toEqual([])
+    } finally {
+      server.close()
+    }
   }, 180_000)
 
   test('behavior: two SIGKILLs mid-epoch leave no gap and no duplicate', async () => {
