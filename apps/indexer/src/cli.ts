@@ -7,8 +7,8 @@ import { startIndexer } from './service.js'
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 
-Reads blocks and uncles from each network's era1 archives ("era1" in the config: a directory)
-and archive node ("rpcUrl"), verifies them and writes them to Postgres, through BullMQ jobs
+Reads blocks and uncles from each network's era1 archives ("era1" in the config: a directory,
+or an http(s) mirror whose files are downloaded one by one) and archive node ("rpcUrl"), verifies them and writes them to Postgres, through BullMQ jobs
 in Redis: one job per era1 file, range jobs for what the node serves. An era1 file is verified
 whole before any of it is written (structure, checksums, every hash, total difficulty, the epoch
 accumulator and, with published roots, the epoch's root); a file that fails is refused, recorded
