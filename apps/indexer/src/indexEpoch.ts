@@ -2,11 +2,10 @@ import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
 import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
 import type { Era1FileRef, Era1Store } from './era1/store.js'
 import type { VerifyPool } from './era1/verifyPool.js'
-import type { EpochBlock } from './era1/verifyEpoch.js'
 import { Era1ConflictError } from './errors.js'
 import type { IndexRangeResult } from './indexRange.js'
 import type { EpochJob } from './jobs.js'
-import type { ChainWriterDeps } from './linkage.js'
+import { type ChainWriterDeps, consecutiveRuns } from './linkage.js'
 import { applyWritePlan } from './writer.js'
 
 export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
@@ -14,18 +13,6 @@ export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
   verifier: VerifyPool
   /** Published roots of the chain, when known. */
   roots: EpochRoots | undefined
-}
-
-/** Splits blocks sorted by number into runs of consecutive numbers. */
-function consecutiveRuns(blocks: readonly EpochBlock[]): EpochBlock[][] {
-  const runs: EpochBlock[][] = []
-  for (const block of blocks) {
-    const run = runs.at(-1)
-    const last = run?.at(-1)
-    if (run && last && last.header.number + 1n === block.header.number) run.push(block)
-    else runs.push([block])
-  }
-  return runs
 }
 
 /**
