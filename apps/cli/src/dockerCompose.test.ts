@@ -14,7 +14,7 @@ const appServices = Object.entries(compose.services).filter(([, s]) => s.image =
 
 describe('docker-compose.yml', () => {
   test('default: runs the same parts as `npm start`', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['indexer', 'migrate', 'postgres', 'redis', 'rpc', 'sample-node'])
+    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'indexer', 'migrate', 'postgres', 'redis', 'rpc', 'sample-node'])
   })
 
   test.each(appServices.map(([name, s]) => [name, s.command ?? []] as const))('behavior: %s runs a real command with real flags', async (_name, command) => {

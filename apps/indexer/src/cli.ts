@@ -83,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     era1Concurrency: positiveInt('era1-concurrency', values['era1-concurrency'], defaultIndexerOptions.era1Concurrency),
     keepEra1: values['keep-era1'],
   }
-  const database = createDb({ url: env.DATABASE_URL })
+  const database = createDb({ url: env.DATABASE_URL, logger })
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {

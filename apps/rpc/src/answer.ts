@@ -8,6 +8,7 @@ import type { ServedNetwork } from './network.js'
 import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from './rateLimit.js'
 import type { UsageRecorder } from './usage.js'
+import type { HourlyUsageRecorder } from './usageHourly.js'
 
 /** What to send back for one message: HTTP status, body ('' = none) and the extra headers. */
 export type Outcome = {
@@ -30,6 +31,8 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
+  /** Per network and hour (the dashboard's views); absent: not recorded. */
+  hourly?: HourlyUsageRecorder | undefined
   limits: RpcLimits
 }
 
@@ -71,7 +74,11 @@ const policies = {
  * and the network has a partner; usage is counted in memory.
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage, limits } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage, hourly, limits } = deps
+  const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
+    usage.add(key.id, requests, errors, forwarded, rateLimited)
+    hourly?.add(key.id, network.name, requests, errors, forwarded, rateLimited)
+  }
   // Contexts without per-request state, made once per network and policy.
   const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()
   const contextsFor = (network: ServedNetwork) => {
@@ -101,7 +108,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
       const taken = limiter.take(key, cost)
       const verdict = taken instanceof Promise ? await taken : taken
       if (!verdict.ok) {
-        usage.add(key.id, cost, cost, 0, cost)
+        count(key, network, cost, cost, 0, cost)
         const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
         return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
       }
@@ -111,14 +118,14 @@ export function createAnswer(deps: AnswerDeps): Answer {
       const partner = partnerFor(network)
       if (partner !== undefined) {
         const { body, forwarded } = await answerWithFailover(message, network, partner, options)
-        usage.add(key.id, cost, countErrors(body), forwarded, 0)
+        count(key, network, cost, countErrors(body), forwarded, 0)
         return { status: 200, body: body ?? '', failover: forwarded > 0 }
       }
     }
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
     const body = await handler.handleMessage(message, context, options)
-    usage.add(key.id, cost, countErrors(body), 0, 0)
+    count(key, network, cost, countErrors(body), 0, 0)
     return { status: 200, body: body ?? '' }
   }
 }

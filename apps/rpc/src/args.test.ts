@@ -16,7 +16,8 @@ describe('parseRpcArgs', () => {
       redisTimeoutMs: 200,
       dbDeadlineMs: 250,
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
-      usageFlushMs: 5000,
+      usageFlushMs: 500,
+      replicaMaxLagMs: 1000,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })
@@ -28,7 +29,7 @@ describe('parseRpcArgs', () => {
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
-        ['--usage-flush-ms', '250'],
+        ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000'],
       ].flat(),
     )
     expect(args).toEqual({
@@ -45,12 +46,17 @@ describe('parseRpcArgs', () => {
         wsIdleTimeoutMs: 1000,
         wsPingIntervalMs: 500,
         maxWsConnectionsPerKey: 3,
+        requestTimeoutMs: 30_000,
+        wsMaxInFlight: 16,
+        wsMaxQueuedBytes: 8 * 1024 * 1024,
+        wsStalledCloseMs: 10_000,
       },
       rateLimits: false,
       redisTimeoutMs: 50,
       dbDeadlineMs: 100,
       partner: { timeoutMs: 300, failureThreshold: 2, cooldownMs: 400 },
       usageFlushMs: 250,
+      replicaMaxLagMs: 2000,
     })
   })
 

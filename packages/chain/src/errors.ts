@@ -1,21 +1,7 @@
-/**
- * The one base error of uncle-rpc, modeled on viem's: a short message for people, optional
- * details, and the cause kept for logs. Domain errors subclass it.
- */
-export class BaseError extends Error {
-  override name = 'BaseError'
-  readonly shortMessage: string
-  readonly details: string | undefined
+import { BaseError } from '@uncle-rpc/errors'
 
-  constructor(shortMessage: string, options: { details?: string; cause?: unknown; name?: string } = {}) {
-    super(options.details ? `${shortMessage}\n\nDetails: ${options.details}` : shortMessage, {
-      cause: options.cause,
-    })
-    this.shortMessage = shortMessage
-    this.details = options.details
-    if (options.name) this.name = options.name
-  }
-}
+// Re-exported so that code importing the base error from chain keeps working.
+export { BaseError }
 
 /** A header or block object from a node (or a file) that does not have the expected shape. */
 export class InvalidHeaderError extends BaseError {

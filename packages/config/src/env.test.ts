@@ -5,6 +5,7 @@ describe('parseEnv', () => {
   test('default', () => {
     expect(parseEnv({})).toMatchInlineSnapshot(`
       {
+        "DATABASE_READ_URL": [],
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/uncle_rpc",
         "LOG_LEVEL": "info",
         "REDIS_URL": "redis://127.0.0.1:6379",
@@ -15,6 +16,7 @@ describe('parseEnv', () => {
   test('args: every variable set', () => {
     const env = parseEnv({
       DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      DATABASE_READ_URL: 'postgres://r1:5432/x, postgres://r2:5432/x',
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
       LOG_LEVEL: 'debug',
@@ -22,6 +24,7 @@ describe('parseEnv', () => {
     })
     expect(env).toEqual({
       DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      DATABASE_READ_URL: ['postgres://r1:5432/x', 'postgres://r2:5432/x'],
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
       LOG_LEVEL: 'debug',

@@ -27,6 +27,10 @@ const envSchema = z.object({
     unsetIfEmpty,
     urlWithScheme(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/uncle_rpc'),
   ),
+  DATABASE_READ_URL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((u) => u.trim()) : undefined),
+    z.array(urlWithScheme(['postgres:', 'postgresql:'])).default([]),
+  ),
   REDIS_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['redis:', 'rediss:']).default('redis://127.0.0.1:6379')),
   UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info')),
@@ -36,6 +40,8 @@ const envSchema = z.object({
 export type Env = Readonly<{
   /** Postgres connection string. Default `postgres://postgres@127.0.0.1:5432/uncle_rpc`. */
   DATABASE_URL: string
+  /** Read replicas of DATABASE_URL (comma-separated in the variable); the RPC reads uncles and blocks from them. Default none. */
+  DATABASE_READ_URL: readonly string[]
   /** Redis connection string for the BullMQ queues. Default `redis://127.0.0.1:6379`. */
   REDIS_URL: string
   /** Path of the networks config file (JSON), if set. */

@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { z } from 'zod'
 
 // Turns zod issues into one line per problem, each starting with the path of the bad key

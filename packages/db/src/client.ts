@@ -18,13 +18,15 @@ export type CreateDbParameters = {
   max?: number
   /** Receives errors of idle pooled connections (the pool drops them and reconnects). */
   logger?: DbLogger
+  /** Give up connecting after this long (a server that does not answer). Default: no limit. */
+  connectionTimeoutMs?: number
 }
 
 export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<void> }
 
 /** Opens a pool on `url` (connections are made lazily, on first query) and wraps it in drizzle. */
-export function createDb({ url, max = 10, logger }: CreateDbParameters): CreateDbReturnType {
-  const pool = new pg.Pool({ connectionString: url, max })
+export function createDb({ url, max = 10, logger, connectionTimeoutMs }: CreateDbParameters): CreateDbReturnType {
+  const pool = new pg.Pool({ connectionString: url, max, ...(connectionTimeoutMs ? { connectionTimeoutMillis: connectionTimeoutMs } : {}) })
   // Note: without a listener, an idle connection dropped by the server crashes the process.
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   const db = drizzle({ client: pool })

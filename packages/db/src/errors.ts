@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 
 /** A value that cannot be stored in the column it was meant for (malformed hex, out of range). */
 export class InvalidColumnValueError extends BaseError {

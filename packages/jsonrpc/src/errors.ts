@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 
 export type JsonRpcErrorOptions = {
   /** Sent as `error.data` (omitted when undefined or null). Must be JSON-serializable. */

@@ -1,5 +1,7 @@
-import type { Hex } from '@uncle-rpc/chain'
 import { InvalidParamsError } from './errors.js'
+
+/** A `0x`-prefixed hex string, as the decoders return it (structurally viem's `Hex`). */
+export type Hex = `0x${string}`
 
 // Positional parameter decoding with geth's exact -32602 messages (rpc/json.go
 // parsePositionalArguments, common/hexutil, common.Hash, rpc.BlockNumber; unchanged v1.9 → v1.17).

@@ -10,3 +10,7 @@ export {
 } from './fixtures.js'
 export type { CliProcess } from './processes.js'
 export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'
+export type { PostgresServer } from './postgresServer.js'
+export { freePort, startPostgresServer, startStreamingReplica } from './postgresServer.js'
+export type { TcpProxy } from './tcpProxy.js'
+export { createTcpProxy } from './tcpProxy.js'

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { hashHeader, headerFromRpc } from '@uncle-rpc/chain'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { repositoryRoot } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
@@ -16,7 +16,7 @@ describe('npm start', () => {
   })
 
   test('default: starts everything, prints a curl whose answer is a real uncle, stops cleanly on SIGINT', async () => {
-    const child = spawn('npm', ['start', '--', '--port', '0', '--node-port', '0'], {
+    const child = spawn('npm', ['start', '--', '--port', '0', '--node-port', '0', '--dashboard-port', '0'], {
       cwd: repositoryRoot,
       env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,6 +39,11 @@ describe('npm start', () => {
       const curl = /curl -s -X POST -H 'Content-Type: application\/json' --data '(.*)' (http:\/\/\S+)$/m.exec(out)
       expect(curl, `stdout: ${out}\nstderr: ${err}`).not.toBeNull()
       expect(out).toMatch(/^ {2}WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/\S+$/m)
+      const dashboard = /^ {2}Dashboard {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(out)?.[1]
+      expect(dashboard, out).toBeDefined()
+      const page = await fetch(`${dashboard}/`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('<title>uncle-rpc dashboard</title>')
       const [, body = '', url = ''] = curl as RegExpExecArray
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(response.status).toBe(200)

@@ -1,10 +1,11 @@
-import { createDb, createTestDatabase, type Db, type TestDatabase } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createAnswerCache } from '../cache.js'
-import { createFindUncle } from '../store.js'
+import { createFindUncle, primaryReads } from '../store.js'
 import { createGetUncleByBlockHashAndIndex, type FindUncle } from './eth_getUncleByBlockHashAndIndex.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_getUncleByBlockHashAndIndex', () => {
@@ -28,7 +29,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
 
   function setup(confirmations: number, head: bigint | null, maxEntries = 100) {
     const lookups: unknown[] = []
-    const find = createFindUncle(db)
+    const find = createFindUncle(primaryReads(db))
     const findUncle: FindUncle = (params) => {
       lookups.push(params)
       return find(params)
@@ -103,8 +104,8 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
     // A pool that has been ended fails every query, as a lost database does.
     const ended = createDb({ url: database.url, max: 1 })
     await ended.close()
-    const failing = createFindUncle(ended.db)
-    const working = createFindUncle(db)
+    const failing = createFindUncle(primaryReads(ended.db))
+    const working = createFindUncle(primaryReads(db))
     let fail = true
     const method = createGetUncleByBlockHashAndIndex({
       findUncle: (params) => (fail ? failing(params) : working(params)),

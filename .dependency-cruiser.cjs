@@ -1,0 +1,68 @@
+// Import rules checked by `npm run check` (dependency-cruiser): no cycles, and the package
+// boundaries of style.md §2 — apps depend on packages, never the reverse; each package depends
+// only on the packages its job needs.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and the layers unclear.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'packages-not-to-apps',
+      severity: 'error',
+      comment: 'Packages are libraries; only apps compose them.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'app-not-to-app',
+      severity: 'error',
+      comment: 'An app reaches another only through its package entry points (the CLI composes them all).',
+      from: { path: '^apps/(indexer|rpc|sample-node|dashboard)/' },
+      to: { path: '^apps/(cli)/' },
+    },
+    {
+      name: 'errors-is-a-leaf',
+      severity: 'error',
+      comment: 'packages/errors holds BaseError and nothing that depends on other code of ours.',
+      from: { path: '^packages/errors/' },
+      to: { path: '^(packages/(?!errors/)|apps/)' },
+    },
+    {
+      name: 'jsonrpc-config-only-errors',
+      severity: 'error',
+      comment: 'The JSON-RPC core and the config know nothing of Ethereum, the database or the apps.',
+      from: { path: '^packages/(jsonrpc|config)/src/(?!.*\\.test\\.ts$)' },
+      to: { path: '^packages/(chain|db)/' },
+    },
+    {
+      name: 'chain-is-pure',
+      severity: 'error',
+      comment: 'Chain codecs and verification do not touch the database, config or the JSON-RPC core.',
+      from: { path: '^packages/chain/src/(?!.*\\.test\\.ts$)' },
+      to: { path: '^packages/(db|config|jsonrpc)/' },
+    },
+    {
+      name: 'product-not-to-testing',
+      severity: 'error',
+      comment: 'Test helpers stay out of product code.',
+      from: {
+        path: '^(apps/[^/]+|packages/(?!testing/)[^/]+)/src/',
+        pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|testFixtures)\\.ts$)',
+      },
+      to: { path: '^packages/(testing/|db/src/(testing|testFixtures)\\.ts$)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // The boundary test's fixture breaks these rules on purpose; it is checked on its own.
+    exclude: { path: '((^|/)node_modules/|/_test/boundaries/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+}

@@ -1,0 +1,3 @@
+import { table } from '../../db/src/table.js'
+
+export const leak = (): string => table

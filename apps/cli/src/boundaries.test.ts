@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { expect, test } from 'vitest'
+
+// `npm run check` runs dependency-cruiser with the repository's rules over the real tree; this
+// runs the same rules over a small tree that breaks them on purpose.
+const run = promisify(execFile)
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+const config = join(repoRoot, '.dependency-cruiser.cjs')
+const depcruise = join(repoRoot, 'node_modules/.bin/depcruise')
+
+async function cruise(cwd: string, paths: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(depcruise, [...paths, '--config', config, '--output-type', 'err'], { cwd })
+    return { code: 0, output: stdout }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string }
+    return { code: failed.code, output: failed.stdout }
+  }
+}
+
+test('behavior: an import cycle and a forbidden package edge fail the check', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  expect(code).not.toBe(0)
+  expect(output).toContain('no-circular')
+  expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
+})

@@ -1,0 +1,117 @@
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, type Db, migrateDatabase } from '@uncle-rpc/db'
+import {
+  type CliProcess,
+  describeWithFixtures,
+  type PostgresServer,
+  spawnCli,
+  startPostgresServer,
+  startStreamingReplica,
+} from '@uncle-rpc/testing'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
+import { rawRequest } from './_test/server.js'
+import { createApiKey } from './keys.js'
+
+// Read replicas with real servers: a private primary and a streaming replica of it (initdb,
+// pg_basebackup -R, each the test's own process), and a real `uncle-rpc rpc` reading through
+// DATABASE_READ_URL. Pausing the replica's WAL replay makes it lag on demand: a row written on
+// the primary is then missing on the replica, which shows where each answer came from.
+
+const maxLagMs = 2000
+const call = (u: DerivedUncle) =>
+  `{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["${u.blockHash}","${u.index}"]}`
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replicas (a real primary, streaming replica and rpc process)', () => {
+  let primary: PostgresServer
+  let replica: PostgresServer
+  let primaryDb: { db: Db; close: () => Promise<void> }
+  let replicaDb: { db: Db; close: () => Promise<void> }
+  let rpc: CliProcess
+  let base: string
+  let key: string
+  const uncles = derivedUncles()
+  const at = (block: number) => uncles.find((u) => u.blockNumber >= block)!
+  const ask = async (u: DerivedUncle) => {
+    const { status, body } = await rawRequest(`${base}/v3/${key}`, { headers: { 'content-type': 'application/json' }, body: call(u) })
+    expect(status).toBe(200)
+    return body.includes('"result":null') ? 'null' : body.includes(`"hash":"`) ? 'found' : body
+  }
+  /** Polls until `u` is answered as `want` (the answer changes once a probe sees the replica's state). */
+  const until = async (u: DerivedUncle, want: string, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const got = await ask(u)
+      if (got === want || Date.now() > deadline) return got
+      await sleep(50)
+    }
+  }
+
+  beforeAll(async () => {
+    primary = await startPostgresServer()
+    const url = primary.url('uncle_rpc')
+    await migrateDatabase({ url })
+    primaryDb = createDb({ url, max: 2 })
+    await seedMainnetUncles(primaryDb.db, 'mainnet', 2999)
+    key = (await createApiKey(primaryDb.db, { plan: 'team' })).key
+    replica = await startStreamingReplica(primary)
+    replicaDb = createDb({ url: replica.url('uncle_rpc'), max: 1 })
+    const config = join(tmpdir(), `uncle-rpc-replicas-${process.pid}.json`)
+    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:9/', confirmations: 0 }] }))
+    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--cache-entries', '0', '--rate-limits', 'off', '--replica-max-lag-ms', String(maxLagMs)], {
+      env: { DATABASE_URL: url, DATABASE_READ_URL: replica.url('uncle_rpc'), LOG_LEVEL: 'info' },
+    })
+    base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1]!
+  }, 120_000)
+
+  afterAll(async () => {
+    await rpc?.stop()
+    await Promise.all([primaryDb?.close(), replicaDb?.close()])
+    await replica?.remove()
+    await primary?.remove()
+  })
+
+  test('default: answers come from the replica; a lagging one is skipped, and used again once it caught up', async () => {
+    expect(await ask(at(100))).toBe('found')
+    await replicaDb.db.execute(sql`select pg_wal_replay_pause()`)
+    await seedMainnetUncles(primaryDb.db, 'mainnet', 4999)
+    const late = at(3000)
+    // The replica does not have the new rows yet and is not yet past the bound: it answered.
+    expect(await ask(late)).toBe('null')
+    // Past the bound it is skipped: the primary answers.
+    expect(await until(late, 'found')).toBe('found')
+    expect(rpc.stdout() + rpc.stderr()).toContain('read replica skipped')
+
+    await replicaDb.db.execute(sql`select pg_wal_replay_resume()`)
+    // An idle primary (nothing written for several bounds) must not make the replica look late.
+    await sleep(2 * maxLagMs)
+    await replicaDb.db.execute(sql`select pg_wal_replay_pause()`)
+    await seedMainnetUncles(primaryDb.db, 'mainnet', 8191)
+    expect(await ask(at(5000))).toBe('null')
+    await replicaDb.db.execute(sql`select pg_wal_replay_resume()`)
+    expect(await until(at(5000), 'found')).toBe('found')
+  })
+
+  test('behavior: the replica stopped under load: every request is answered, then by the primary', async () => {
+    const targets = uncles.filter((u) => u.blockNumber < 8000).slice(0, 200)
+    let stopped = false
+    const load = (async () => {
+      const outcomes: string[] = []
+      for (let round = 0; round < 40 && !(stopped && round > 20); round++)
+        outcomes.push(...(await Promise.all(targets.slice(0, 20).map((u) => ask(u)))))
+      return outcomes
+    })()
+    await sleep(200)
+    await replica.stop('SIGKILL')
+    stopped = true
+    const outcomes = await load
+    expect(outcomes.length).toBeGreaterThan(400)
+    expect(outcomes.filter((o) => o !== 'found')).toEqual([])
+    expect(await ask(at(7000))).toBe('found')
+    await replica.restart()
+  })
+})

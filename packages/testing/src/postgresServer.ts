@@ -1,0 +1,125 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+// Private PostgreSQL servers for tests that stop, kill or replicate a database: the test's own
+// processes on their own ports and data directories, never the shared server on 5432.
+
+export type PostgresServer = {
+  port: number
+  dataDir: string
+  /** postgres:// URL of `database` (default `postgres`) on this server. */
+  url(database?: string): string
+  /** Stops the server (`fast` shutdown by SIGINT; SIGKILL to crash it) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+  /** Starts it again on the same port and data directory. */
+  restart(): Promise<void>
+  /** Stops it if running and removes its data directory. */
+  remove(): Promise<void>
+}
+
+function binDir(): string {
+  try {
+    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim()
+  } catch {
+    // Note: Debian keeps the server binaries out of PATH, one folder per major version.
+    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
+    return `/usr/lib/postgresql/${versions[0]}/bin`
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+// Note: PostgreSQL refuses to run as root; as root the test runs it as the `postgres` user.
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {}
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }))
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }))
+  return { uid, gid }
+}
+
+function run(command: string, args: string[]): void {
+  execFileSync(join(binDir(), command), args, { ...runAs(), stdio: 'pipe', cwd: tmpdir() })
+}
+
+async function waitReady(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`postgres on port ${port} exited: ${log()}`)
+    try {
+      execFileSync(join(binDir(), 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'])
+      return
+    } catch {
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  throw new Error(`postgres on port ${port} did not become ready: ${log()}`)
+}
+
+function serve(dataDir: string, port: number): Promise<PostgresServer> {
+  let child: ChildProcess
+  let log = ''
+  const start = async () => {
+    log = ''
+    child = spawn(
+      join(binDir(), 'postgres'),
+      ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      { ...runAs(), stdio: ['ignore', 'ignore', 'pipe'], cwd: tmpdir() },
+    )
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000)
+    })
+    await waitReady(port, child, () => log)
+  }
+  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    child.kill(signal)
+    await exited
+  }
+  return start().then(() => ({
+    port,
+    dataDir,
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    stop,
+    restart: start,
+    async remove() {
+      await stop('SIGINT')
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }))
+}
+
+function newDataDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `uncle-rpc-pg-${label}-`))
+  const { uid, gid } = runAs()
+  if (uid !== undefined && gid !== undefined) chownSync(dir, uid, gid)
+  return dir
+}
+
+/** A new PostgreSQL server (initdb, trust auth, replication allowed from 127.0.0.1) on a free port. */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const dataDir = newDataDir('primary')
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
+  return serve(dataDir, await freePort())
+}
+
+/** A streaming replica of `primary` (pg_basebackup -R) on its own port, in hot-standby mode. */
+export async function startStreamingReplica(primary: PostgresServer): Promise<PostgresServer> {
+  const dataDir = newDataDir('replica')
+  run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'])
+  if (!existsSync(join(dataDir, 'standby.signal'))) throw new Error('pg_basebackup -R wrote no standby.signal')
+  return serve(dataDir, await freePort())
+}
