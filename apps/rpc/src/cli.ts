@@ -1,7 +1,9 @@
 import cluster from 'node:cluster'
 import { createLogger, type Logger, type NetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
+import { aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
 import { parseRpcArgs, type RpcArgs, UsageError, usage } from './args.js'
+import { createRpcMetrics } from './metrics.js'
 import { createRpcServer } from './server.js'
 
 function untilSignal(): Promise<string> {
@@ -30,6 +32,14 @@ export function redisPrefix(databaseUrl: string): string {
   return `uncle-rpc:${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'}`
 }
 
+/** Serves GET /metrics when --metrics-port is given and prints its URL on stdout. */
+async function metricsEndpoint(args: RpcArgs, logger: Logger, source: () => MetricsSource): Promise<MetricsServer | undefined> {
+  if (args.metrics === undefined) return undefined
+  const server = await serveMetrics({ source: source(), onError: (error) => logger.error({ msg: 'collecting metrics failed', error: (error as Error).message }) }, args.metrics)
+  process.stdout.write(`rpc metrics on ${server.url}\n`)
+  return server
+}
+
 /** The cluster primary: forks the workers, stops them all on SIGINT/SIGTERM or when one dies (exit code 1). */
 async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig): Promise<number> {
   let listening = 0
@@ -37,6 +47,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   cluster.on('listening', (_worker, address) => {
     if (++listening === args.workers) process.stdout.write(listeningLine(args, address.port, config))
   })
+  const metricsServer = await metricsEndpoint(args, logger, aggregateWorkers)
   const workers = Array.from({ length: args.workers }, () => cluster.fork())
   const exits = workers.map((worker) => new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code))))
   const died = Promise.race(exits).then(() => {
@@ -48,6 +59,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   // Note: the signal itself, not worker.kill(), which disconnects first and skips the graceful close.
   for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM')
   const codes = await Promise.all(exits)
+  await metricsServer?.close()
   return outcome === 0 && codes.every((code) => code === 0) ? 0 : 1
 }
 
@@ -70,7 +82,11 @@ export async function run(argv: string[]): Promise<number> {
   const config = resolveNetworksConfig(env, args.config)
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 
+  const metrics = args.metrics === undefined ? undefined : createRpcMetrics()
+  // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
+  if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
   const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger })
+  let metricsServer: MetricsServer | undefined
   let replicas: ReadReplicas | undefined
   if (env.DATABASE_READ_URL.length > 0) {
     replicas = createReadReplicas({ primary: database.db, urls: env.DATABASE_READ_URL, maxLagMs: args.replicaMaxLagMs, poolSize: args.dbPool, logger })
@@ -78,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   try {
     const rpc = createRpcServer(
-      { db: database.db, logger, reads: replicas },
+      { db: database.db, logger, reads: replicas, metrics },
       {
         networks: config.networks,
         limits: args.limits,
@@ -92,6 +108,7 @@ export async function run(argv: string[]): Promise<number> {
       },
     )
     const address = await rpc.listen(args.port, args.host)
+    if (metrics !== undefined && cluster.isPrimary) metricsServer = await metricsEndpoint(args, logger, () => metrics.registry)
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))
     logger.info({ msg: 'rpc listening', port: address.port, host: args.host, networks: config.networks.map((n) => n.name) })
     const signal = await untilSignal()
@@ -99,6 +116,7 @@ export async function run(argv: string[]): Promise<number> {
     await rpc.close()
     return 0
   } finally {
+    await metricsServer?.close()
     await replicas?.close()
     await database.close()
     // Note: a cluster worker's IPC channel keeps it alive until it disconnects.
