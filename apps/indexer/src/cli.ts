@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer', format: env.LOG_FORMAT })
   const config = resolveNetworksConfig(env, values.config)
   const options: IndexerOptions = {
     ...defaultIndexerOptions,

@@ -78,7 +78,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'rpc' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'rpc', format: env.LOG_FORMAT })
   const config = resolveNetworksConfig(env, args.config)
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 

@@ -56,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'start' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'start', format: env.LOG_FORMAT })
   const problems = await checkServices(env)
   if (problems.length > 0) {
     process.stderr.write(`${problems.join('\n\n')}\n`)
