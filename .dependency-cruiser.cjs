@@ -54,7 +54,7 @@ module.exports = {
         path: '^(apps/[^/]+|packages/(?!testing/)[^/]+)/src/',
         pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|testFixtures)\\.ts$)',
       },
-      to: { path: '^packages/testing/' },
+      to: { path: '^packages/(testing/|db/src/(testing|testFixtures)\\.ts$)' },
     },
   ],
   options: {

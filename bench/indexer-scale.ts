@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { countBlocks, createDb, createTestDatabase } from '@uncle-rpc/db'
+import { countBlocks, createDb } from '@uncle-rpc/db'
+import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { spawnCli } from '@uncle-rpc/testing'
 
 // npx tsx bench/indexer-scale.ts [--blocks 100000] [--processes 1,2,3] [--rounds 1]

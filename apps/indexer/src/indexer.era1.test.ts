@@ -2,15 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashHeader, toRpcUncle } from '@uncle-rpc/chain'
-import {
-  createDb,
-  createTestDatabase,
-  getUncle,
-  listNetworks,
-  type TableChecksums,
-  type TestDatabase,
-  tableChecksums,
-} from '@uncle-rpc/db'
+import { createDb, getUncle, listNetworks, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, readFixtureJsonl, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 

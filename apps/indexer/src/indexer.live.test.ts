@@ -2,16 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from '@uncle-rpc/chain'
-import {
-  createDb,
-  createTestDatabase,
-  getUncle,
-  latestReorgId,
-  listIndexedRanges,
-  replacedBlocks,
-  reorgsSince,
-  type TestDatabase,
-} from '@uncle-rpc/db'
+import { createDb, getUncle, latestReorgId, listIndexedRanges, replacedBlocks, reorgsSince } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'
 import { compareWithNode, nodeBlocks, rpcBatch } from './_test/compareWithNode.js'

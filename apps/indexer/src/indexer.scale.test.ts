@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { canonicalBlocks, countBlocks, createDb, createTestDatabase, listIndexedRanges, type TestDatabase } from '@uncle-rpc/db'
+import { canonicalBlocks, countBlocks, createDb, listIndexedRanges } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'
 

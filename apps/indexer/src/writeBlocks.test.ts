@@ -1,19 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import {
-  canonicalBlocks,
-  createDb,
-  createTestDatabase,
-  type Db,
-  insertBlocksWithUncles,
-  latestReorgId,
-  listIndexedRanges,
-  markRangeIndexed,
-  registerNetwork,
-  replacedBlocks,
-  reorgsSince,
-  setBlocksCanonical,
-  type TestDatabase,
-} from '@uncle-rpc/db'
+import { canonicalBlocks, createDb, type Db, insertBlocksWithUncles, latestReorgId, listIndexedRanges, markRangeIndexed, registerNetwork, replacedBlocks, reorgsSince, setBlocksCanonical } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { createMethods, createSampleNodeServer, createSyntheticChain, type SyntheticChain } from '@uncle-rpc/sample-node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { compareWithNode } from './_test/compareWithNode.js'

@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, createTestDatabase, type Db, findApiKey, revokeApiKey, type TestDatabase } from '@uncle-rpc/db'
+import { createDb, type Db, findApiKey, revokeApiKey } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, hashApiKey, type KeyStore } from './auth.js'
 import { createApiKey, generateApiKey } from './keys.js'

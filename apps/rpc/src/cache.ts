@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache'
+
 /** Default size of the answer cache: ~14 MB of ~1.4 KB answers. */
 export const defaultCacheEntries = 10_000
 
@@ -20,27 +22,15 @@ export function answerKey(network: string, blockHash: string, index: bigint): st
 }
 
 /**
- * An LRU over a Map (insertion order = recency): a hit moves the entry to the end, an insert past
- * `maxEntries` evicts the oldest. Only answers that can never change belong here (see methods/).
+ * A bounded LRU (lru-cache, shared with the sample node): a hit makes the entry the newest, an
+ * insert past `maxEntries` evicts the oldest. Only answers that can never change belong here (see methods/).
  */
 export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): AnswerCache {
-  // Invariant: entries.size <= maxEntries.
-  const entries = new Map<string, string>()
+  if (maxEntries <= 0) return { get: () => undefined, set: () => {}, size: 0, clear: () => {} }
+  const entries = new LRUCache<string, string>({ max: maxEntries })
   return {
-    get(key) {
-      const json = entries.get(key)
-      if (json !== undefined) {
-        entries.delete(key)
-        entries.set(key, json)
-      }
-      return json
-    },
-    set(key, json) {
-      if (maxEntries <= 0) return
-      entries.delete(key)
-      entries.set(key, json)
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
-    },
+    get: (key) => entries.get(key),
+    set: (key, json) => void entries.set(key, json),
     get size() {
       return entries.size
     },

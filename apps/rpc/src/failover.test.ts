@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, type Db, createTestDatabase, listUsage, type TestDatabase } from '@uncle-rpc/db'
+import { createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'

@@ -1,4 +1,5 @@
-import { createDb, createTestDatabase, type TestDatabase } from '@uncle-rpc/db'
+import { createDb } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { run } from './keysCli.js'
 

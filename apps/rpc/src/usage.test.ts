@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addUsage, createDb, createTestDatabase, type Db, listUsage, type TestDatabase } from '@uncle-rpc/db'
+import { addUsage, createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTcpProxy, type TcpProxy } from './_test/tcpProxy.js'
 import { createApiKey } from './keys.js'

@@ -57,5 +57,3 @@ export {
   unclesHex,
   usageDaily,
 } from './schema.js'
-export type { CreateTestDatabaseParameters, TestDatabase } from './testing.js'
-export { createTestDatabase } from './testing.js'

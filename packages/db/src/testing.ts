@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { createDb, type Db } from './client.js'
 import { migrateDatabase } from './migrate.js'
 
 export type TestDatabase = { url: string; drop: () => Promise<void> }
@@ -39,4 +40,20 @@ export async function createTestDatabase({ create = true }: CreateTestDatabasePa
     }
   }
   return { url: url.toString(), drop }
+}
+
+export type OpenTestDatabase = { url: string; db: Db; /** Closes the pool and drops the database. */ close: () => Promise<void> }
+
+/** A fresh, migrated database with a pool of `max` connections on it: the one setup of DB tests. */
+export async function openTestDatabase({ max = 4 }: { max?: number } = {}): Promise<OpenTestDatabase> {
+  const database = await createTestDatabase()
+  const { db, close } = createDb({ url: database.url, max })
+  return {
+    url: database.url,
+    db,
+    close: async () => {
+      await close()
+      await database.drop()
+    },
+  }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { hashHeader, headerFromRpc } from '@uncle-rpc/chain'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { repositoryRoot } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 

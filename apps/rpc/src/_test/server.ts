@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, type Db, createTestDatabase, type TestDatabase } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import WebSocket from 'ws'
 import { createApiKey } from '../keys.js'
 import type { RpcLimits } from '../limits.js'

@@ -1,4 +1,5 @@
-import { createDb, createTestDatabase, type Db, type TestDatabase } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { BaseError, type Era1File, type Hex, openEra1, verifyEra1 } from '@uncle-rpc/chain'
-import { createLru } from '../lru.js'
+import { LRUCache } from 'lru-cache'
 import type { ChainBlock, ChainSource } from './chainSource.js'
 import { buildHashPrefixIndex, hashPrefix } from './hashIndex.js'
 
@@ -101,7 +101,7 @@ export async function createEra1Source(options: Era1SourceOptions): Promise<Chai
 
   const fileFor = (number: bigint): Era1File | undefined =>
     loaded.find(({ file }) => number >= file.startNumber && number < file.startNumber + BigInt(file.count))?.file
-  const cache = createLru<bigint, ChainBlock>(options.cacheBlocks ?? 4096)
+  const cache = new LRUCache<bigint, ChainBlock>({ max: options.cacheBlocks ?? 4096 })
   const blockAt = (number: bigint): ChainBlock | undefined => {
     const cached = cache.get(number)
     if (cached) return cached

@@ -1,23 +1,19 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createDb, type Db } from '../client.js'
+import type { Db } from '../client.js'
 import { type ApiKeyPlan, apiKeyPlans } from '../schema.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, touchApiKeys } from './apiKeys.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 2 }))
+  database = await openTestDatabase({ max: 2 })
+  db = database.db
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 const hash = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`
 

@@ -1,27 +1,23 @@
 import { type HashedHeader, type Hex, uncleSize } from '@uncle-rpc/chain'
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createDb, type Db } from '../client.js'
+import type { Db } from '../client.js'
 import { CanonicalBlockConflictError, UnknownNetworkError } from '../errors.js'
 import { loadMainnetBlocks, mainnetBlocksFixture } from '../testFixtures.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { type BlockWithUncles, countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { countUncles, getUncle } from './uncles.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 4 }))
+  database = await openTestDatabase({ max: 4 })
+  db = database.db
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 const word = (n: bigint, salt: number): Hex => `0x${((n + 1n) * 1000n + BigInt(salt)).toString(16).padStart(64, '0')}`
 

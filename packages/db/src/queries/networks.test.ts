@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createDb, type Db } from '../client.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import type { Db } from '../client.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { listNetworks, registerNetwork } from './networks.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 4 }))
+  database = await openTestDatabase({ max: 4 })
+  db = database.db
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 describe('registerNetwork', () => {
   test('default', async () => {

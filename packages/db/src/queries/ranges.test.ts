@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createDb, type Db } from '../client.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import type { Db } from '../client.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { registerNetwork } from './networks.js'
 import { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './ranges.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 4 }))
+  database = await openTestDatabase({ max: 4 })
+  db = database.db
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 async function network(name: string, ranges: [number, number][]): Promise<string> {
   await registerNetwork(db, { name, chainId: 1n })

@@ -1,8 +1,8 @@
 import type { HashedHeader, Hex } from '@uncle-rpc/chain'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createDb, type Db } from '../client.js'
+import type { Db } from '../client.js'
 import { CanonicalBlockConflictError } from '../errors.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { listIndexedRanges, markRangeIndexed } from './ranges.js'
@@ -18,19 +18,15 @@ import {
   unmarkRangeIndexed,
 } from './reorgs.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 6 }))
+  database = await openTestDatabase({ max: 6 })
+  db = database.db
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 const word = (n: bigint, branch: number): Hex => `0x${((n + 1n) * 1000n + BigInt(branch)).toString(16).padStart(64, '0')}`
 

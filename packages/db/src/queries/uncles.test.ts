@@ -3,27 +3,23 @@ import { describeWithFixtures, readFixtureJson, readFixtureJsonl } from '@uncle-
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createDb, type Db } from '../client.js'
 import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '../testFixtures.js'
-import { createTestDatabase, type TestDatabase } from '../testing.js'
+import { type OpenTestDatabase, openTestDatabase } from '../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { countUncles, getUncle } from './uncles.js'
 
 const ethereumTestsDerived = 'derived/geth_eth_getUncleByBlockHashAndIndex_ethereum-tests.json'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let db: Db
-let close: () => Promise<void>
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close } = createDb({ url: database.url, max: 4 }))
+  database = await openTestDatabase({ max: 4 })
+  db = database.db
   await registerNetwork(db, { name: 'mainnet', chainId: 1n })
 })
 
-afterAll(async () => {
-  await close?.()
-  await database?.drop()
-})
+afterAll(() => database?.close())
 
 describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncle: mainnet 0..8191', () => {
   test('behavior: all 1,410 uncles round-trip to geth’s exact answer', async () => {

@@ -1,5 +1,5 @@
 import { BaseError, type Hex } from '@uncle-rpc/chain'
-import { createLru } from '../../lru.js'
+import { LRUCache } from 'lru-cache'
 import type { ChainBlock, ChainSource } from '../chainSource.js'
 import { buildHashPrefixIndex, hashPrefix } from '../hashIndex.js'
 import { segmentSize } from './chainModel.js'
@@ -53,7 +53,7 @@ export async function createSyntheticChain(options: SyntheticChainOptions): Prom
   if (!Number.isSafeInteger(options.blocks) || options.blocks < 1 || options.blocks >= 2 ** 32)
     throw new SyntheticChainError(`chain length must be 1 … 2^32-1 blocks, got ${options.blocks}`)
   const context = await createGeneratorContext({ seed: options.seed, londonAt: options.londonAt })
-  const cache = createLru<number, Segment>(options.cacheSegments ?? 16)
+  const cache = new LRUCache<number, Segment>({ max: options.cacheSegments ?? 16 })
   const sideLimit = options.sideBlockLimit ?? 10_000
 
   // Invariants: `checkpoints[s]` holds the canonical summaries of the (up to) 7 blocks before
@@ -191,7 +191,7 @@ export async function createSyntheticChain(options: SyntheticChainOptions): Prom
             list.filter((m) => m !== n),
           )
       }
-      for (const s of cache.keys()) if (s >= Math.floor(from / segmentSize)) cache.delete(s)
+      for (const s of [...cache.keys()]) if (s >= Math.floor(from / segmentSize)) cache.delete(s)
       const oldHead = head
       recent = recent.slice(0, recent.length - depth)
       head = from - 1
