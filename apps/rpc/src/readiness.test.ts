@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, createTestDatabase, registerNetwork } from '@uncle-rpc/db'
+import { createDb, registerNetwork } from '@uncle-rpc/db'
+import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { expect, test } from 'vitest'
 import { post } from './_test/server.js'
 import { createApiKey } from './keys.js'
