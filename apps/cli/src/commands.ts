@@ -30,6 +30,10 @@ export const commands: Record<string, Command> = {
     summary: 'serve eth_getUncleByBlockHashAndIndex over HTTP and WebSocket',
     load: () => import('@uncle-rpc/rpc/cli'),
   },
+  era1: {
+    summary: 'era1 archives: verify files against the published roots, write synthetic ones',
+    load: () => import('./commands/era1.js'),
+  },
   keys: {
     summary: 'API keys: create, list, revoke, plans and limits, failover, usage',
     load: () => import('@uncle-rpc/rpc/keys-cli'),

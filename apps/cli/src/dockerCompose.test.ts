@@ -44,7 +44,7 @@ describe('docker-compose.yml', () => {
 
   test('behavior: the mounted networks config is valid and points at the sample-node service', () => {
     const config = parseNetworksConfig(readFileSync(join(repositoryRoot, 'docker/networks.json'), 'utf8'), 'docker/networks.json')
-    expect(config.networks.map((n) => new URL(n.rpcUrl).hostname)).toEqual(['sample-node'])
+    expect(config.networks.map((n) => new URL(n.rpcUrl ?? '').hostname)).toEqual(['sample-node'])
     for (const [, s] of appServices) expect(s.environment?.UNCLE_RPC_CONFIG).toBe('/config/networks.json')
   })
 })

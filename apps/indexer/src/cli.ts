@@ -7,8 +7,12 @@ import { startIndexer } from './service.js'
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 
-Fetches blocks and uncles from each network's archive node, verifies them (hashes,
-sha3Uncles) and writes them to Postgres, through BullMQ range jobs in Redis.
+Reads blocks and uncles from each network's era1 archives ("era1" in the config: a directory)
+and archive node ("rpcUrl"), verifies them and writes them to Postgres, through BullMQ jobs
+in Redis: one job per era1 file, range jobs for what the node serves. An era1 file is verified
+whole before any of it is written (structure, checksums, every hash, total difficulty, the epoch
+accumulator and, with published roots, the epoch's root); a file that fails is refused, recorded
+for \`uncle-rpc status\`, and the other epochs go on. Blocks from the node are re-hashed.
 A network without a toBlock is followed live: blocks above head − confirmations are
 ingested as they come (polling eth_blockNumber; newHeads over ws(s)://) and reorgs are
 resolved (replaced blocks stay, marked not canonical). Run several indexer processes on
@@ -25,6 +29,8 @@ Flags:
   --max-in-flight <n>    batches in flight per network, adapted down on 429/5xx (default ${defaultIndexerOptions.maxInFlight})
   --lock-duration-ms <n> a crashed worker's job is taken over after this (default ${defaultIndexerOptions.lockDurationMs})
   --poll-interval-ms <n> how often a live network's head is polled (default ${defaultIndexerOptions.pollIntervalMs})
+  --era1-concurrency <n> era1 files processed at once per network (default ${defaultIndexerOptions.era1Concurrency})
+  --keep-era1            keep era1 files downloaded from a mirror after indexing them
   --exit-when-done       exit once every network with a toBlock is fully indexed
   -h, --help
 
@@ -53,6 +59,8 @@ export async function run(argv: string[]): Promise<number> {
       'lock-duration-ms': { type: 'string' },
       'poll-interval-ms': { type: 'string' },
       'exit-when-done': { type: 'boolean', default: false },
+      'era1-concurrency': { type: 'string' },
+      'keep-era1': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -72,6 +80,8 @@ export async function run(argv: string[]): Promise<number> {
     lockDurationMs: positiveInt('lock-duration-ms', values['lock-duration-ms'], defaultIndexerOptions.lockDurationMs),
     pollIntervalMs: positiveInt('poll-interval-ms', values['poll-interval-ms'], defaultIndexerOptions.pollIntervalMs),
     exitWhenDone: values['exit-when-done'],
+    era1Concurrency: positiveInt('era1-concurrency', values['era1-concurrency'], defaultIndexerOptions.era1Concurrency),
+    keepEra1: values['keep-era1'],
   }
   const database = createDb({ url: env.DATABASE_URL })
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }

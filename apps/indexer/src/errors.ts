@@ -33,3 +33,14 @@ export class ChainIdMismatchError extends BaseError {
     })
   }
 }
+
+/**
+ * A verified era1 file disagrees with blocks already stored next to (or at) its heights: the
+ * stored ones came from a node that was on another branch. History this old does not reorg, so
+ * nothing is rewritten automatically.
+ */
+export class Era1ConflictError extends BaseError {
+  constructor(network: string, file: string, reason: string) {
+    super(`${network}: era1 file ${file} does not fit the stored chain (${reason}); not written`, { name: 'Era1ConflictError' })
+  }
+}

@@ -3,7 +3,7 @@ import { BlocksRejectedError } from './errors.js'
 import { fetchRange, type VerifiedBlock } from './fetchRange.js'
 import type { RangeJob } from './jobs.js'
 import type { ChainTarget, ChainWriterDeps } from './linkage.js'
-import { writeLinkedBlocks } from './writeBlocks.js'
+import { ingestBlocks } from './ingest.js'
 
 export type IndexRangeDeps = ChainWriterDeps & { target: ChainTarget }
 export type IndexRangeResult = { blocks: number; uncles: number; written: number; reorgs: number }
@@ -24,7 +24,7 @@ function consecutiveRuns(blocks: readonly VerifiedBlock[]): VerifiedBlock[][] {
  * Indexes the blocks of `[from, to]` not yet in the database: fetch, verify, then write each run
  * of consecutive blocks and mark it indexed in one transaction, so a crash at any instant leaves
  * no gap and no duplicate. A run that does not link to the stored chain resolves the reorg
- * ({@link writeLinkedBlocks}). Verified blocks are written even when others in the range are
+ * ({@link ingestBlocks}). Verified blocks are written even when others in the range are
  * refused; the refused ones are reported by throwing {@link BlocksRejectedError} after the write.
  */
 export async function indexRange(deps: IndexRangeDeps, job: RangeJob): Promise<IndexRangeResult> {
@@ -38,9 +38,9 @@ export async function indexRange(deps: IndexRangeDeps, job: RangeJob): Promise<I
   let written = 0
   let reorgs = 0
   for (const run of consecutiveRuns(blocks)) {
-    const result = await writeLinkedBlocks(deps, deps.target, run)
+    const result = await ingestBlocks(deps, deps.target, run)
     written += result.written
-    if (result.reconciled && result.reconciled.replaced > 0) reorgs++
+    if (result.reorg && result.reorg.replaced > 0) reorgs++
   }
   if (rejected.length > 0) throw new BlocksRejectedError(job.network, rejected)
   return { blocks: blocks.length, uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0), written, reorgs }

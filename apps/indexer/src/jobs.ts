@@ -18,6 +18,11 @@ export function queueName(network: string): string {
   return `index-${network}`
 }
 
+/** The queue of a network's era1 epoch jobs. */
+export function era1QueueName(network: string): string {
+  return `index-${network}-era1`
+}
+
 export const rangeJobName = 'range'
 
 const quantity = z.string().regex(/^0x(0|[1-9a-f][0-9a-f]*)$/)
@@ -36,6 +41,35 @@ export function encodeRangeJob(job: RangeJob): RangeJobData {
 export function decodeRangeJob(data: unknown): RangeJob {
   const parsed = rangeJobSchema.parse(data)
   return { network: parsed.network, from: BigInt(parsed.from as Hex), to: BigInt(parsed.to as Hex) }
+}
+
+export const epochJobName = 'era1-epoch'
+
+const epochJobSchema = z.object({
+  network: z.string().min(1),
+  epoch: z.number().int().min(0),
+  file: z.string().min(1),
+  from: quantity,
+  to: quantity,
+})
+
+/** One era1 file's blocks `[from, to]` (inclusive; within the network's range) to verify and write. */
+export type EpochJob = { network: string; epoch: number; file: string; from: bigint; to: bigint }
+
+export type EpochJobData = z.infer<typeof epochJobSchema>
+
+export function encodeEpochJob(job: EpochJob): EpochJobData {
+  return { network: job.network, epoch: job.epoch, file: job.file, from: toQuantity(job.from), to: toQuantity(job.to) }
+}
+
+export function decodeEpochJob(data: unknown): EpochJob {
+  const parsed = epochJobSchema.parse(data)
+  return { ...parsed, from: BigInt(parsed.from as Hex), to: BigInt(parsed.to as Hex) }
+}
+
+/** Stable job id of an epoch: one job per era1 file, whichever process plans it. */
+export function epochJobId(job: Pick<EpochJob, 'epoch'>): string {
+  return `era1-${job.epoch}`
 }
 
 /**

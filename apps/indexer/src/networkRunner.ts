@@ -1,13 +1,14 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError, type Hex } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import { compactIndexedRanges, type Db, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
+import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { ChainIdMismatchError } from './errors.js'
-import { encodeRangeJob, queueName, rangeJobId, rangeJobName } from './jobs.js'
+import { createEra1Source, type Era1Source } from './era1/era1Source.js'
+import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, era1QueueName, queueName, rangeJobId, rangeJobName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
 import type { IndexerOptions } from './options.js'
-import { planRanges } from './planRanges.js'
+import { type BlockRange, planJobs } from './planRanges.js'
 import type { Progress } from './progress.js'
 import { retryExhaustedJobs } from './retryExhausted.js'
 import { startTipFollower, type TipFollower } from './tipFollower.js'
@@ -17,6 +18,8 @@ import { createRangeWorker } from './worker.js'
 
 export type NetworkRunnerDeps = {
   db: Db
+  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
+  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
   connection: ConnectionOptions
   prefix: string
   logger: Logger
@@ -48,7 +51,7 @@ export type NetworkRunnerHooks = {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** A quick client for probes (chainId, head): one attempt, short timeout, so a dead node costs seconds. */
-export function createProbe(config: NetworkConfig): Upstream {
+export function createProbe(config: NetworkConfig & { rpcUrl: string }): Upstream {
   return createUpstream({ url: config.rpcUrl, maxAttempts: 1, timeoutMs: 5_000, maxInFlight: 1 })
 }
 
@@ -56,7 +59,8 @@ export function createProbe(config: NetworkConfig): Upstream {
  * Asks the node for its chain id once: `'ok'`, or why it could not be asked. Throws
  * {@link ChainIdMismatchError} when it answers with another chain.
  */
-export async function probeChainId(config: NetworkConfig, probe: Upstream): Promise<'ok' | { unreachable: string }> {
+export async function probeChainId(config: NetworkConfig, probe: Upstream | undefined): Promise<'ok' | { unreachable: string }> {
+  if (!probe) return 'ok'
   let chainId: bigint
   try {
     chainId = await probe.chainId()
@@ -87,8 +91,17 @@ export function startNetworkRunner(
     confirmations: BigInt(config.confirmations),
   }
   const onRetry = (info: object) => logger.warn({ msg: 'upstream retry', ...info })
-  const upstream = createUpstream({ url: config.rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, onRetry })
-  const probe = createProbe(config)
+  const rpcUrl = config.rpcUrl
+  const upstream =
+    rpcUrl === undefined
+      ? undefined
+      : createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry })
+  const probe = rpcUrl === undefined ? undefined : createProbe({ ...config, rpcUrl })
+  const era1Url = config.era1
+  let era1: Era1Source | undefined
+  let era1Queue: Queue | undefined
+  let era1Worker: Worker | undefined
+  let uncoveredWarned = false
   let state: NetworkRunner['state'] = 'waiting'
   let stopped = false
   let done = false
@@ -115,7 +128,8 @@ export function startNetworkRunner(
     })
 
   async function plan(q: Queue): Promise<void> {
-    const to = config.toBlock !== undefined ? BigInt(config.toBlock) : (await probe.blockNumber()) - target.confirmations
+    if (config.toBlock === undefined && !probe) return
+    const to = config.toBlock !== undefined ? BigInt(config.toBlock) : (await (probe as Upstream).blockNumber()) - target.confirmations
     let indexed = await listIndexedRanges(deps.db, { network: config.name })
     // Every finished job adds a row; merge them now and then so planning stays cheap.
     if (indexed.length > 64) {
@@ -126,7 +140,28 @@ export function startNetworkRunner(
       })
       indexed = await listIndexedRanges(deps.db, { network: config.name })
     }
-    const ranges = planRanges({ from: target.fromBlock, to, indexed, rangeSize: BigInt(options.rangeSize) })
+    const planned = planJobs({
+      from: target.fromBlock,
+      to,
+      indexed,
+      rangeSize: BigInt(options.rangeSize),
+      epochs: era1 ? await era1.coverage() : [],
+    })
+    if (planned.epochs.length > 0 && era1Queue) {
+      const jobs = planned.epochs.map((e) => ({ network: config.name, ...e }))
+      await era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job) } })))
+      const retried = await retryExhaustedJobs(era1Queue, new Set(jobs.map(epochJobId)))
+      if (retried > 0) logger.info({ msg: 'epoch jobs whose attempts ran out are queued again', jobs: retried })
+    }
+    const ranges = upstream ? planned.ranges : []
+    if (!upstream && planned.ranges.length > 0 && !uncoveredWarned) {
+      uncoveredWarned = true
+      const span = (r: BlockRange) => `${r.from}–${r.to}`
+      logger.error({
+        msg: 'blocks that no era1 file holds, and the network has no rpcUrl to fetch them from',
+        blocks: planned.ranges.length > 8 ? `${planned.ranges.slice(0, 8).map(span).join(', ')} …` : planned.ranges.map(span).join(', '),
+      })
+    }
     if (ranges.length > 0) {
       const jobs = ranges.map((r) => ({ network: config.name, ...r }))
       await q.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
@@ -134,10 +169,14 @@ export function startNetworkRunner(
       const retried = await retryExhaustedJobs(q, new Set(jobs.map(rangeJobId)))
       if (retried > 0) logger.info({ msg: 'range jobs whose attempts ran out are queued again', jobs: retried })
     }
-    const firstGap = ranges[0]?.from
-    const remaining = ranges.reduce((sum, r) => sum + (r.to - r.from + 1n), 0n)
+    const left = [...planned.epochs, ...planned.ranges].sort((a, b) => (a.from < b.from ? -1 : 1))
+    const firstGap = left[0]?.from
+    const remaining = left.reduce((sum, r) => sum + (r.to - r.from + 1n), 0n)
     lastPlan = { target: to, indexedHeight: firstGap === undefined ? to : firstGap - 1n, remaining }
-    done = config.toBlock !== undefined && remaining === 0n
+    // Note: refused era1 files, and blocks no source has, do not keep a bounded network from being done.
+    const refused = era1 ? new Set((await listEra1Refusals(deps.db, { network: config.name })).map((r) => r.epoch)) : new Set<number>()
+    const stuck = planned.epochs.every((e) => refused.has(e.epoch)) && (upstream !== undefined ? planned.ranges.length === 0 : true)
+    done = config.toBlock !== undefined && stuck
   }
 
   const planSoon = () => {
@@ -183,36 +222,58 @@ export function startNetworkRunner(
 
   function run(): void {
     state = 'running'
-    queue = new Queue(queueName(config.name), {
-      connection: deps.connection,
-      prefix: deps.prefix,
-      defaultJobOptions: {
-        attempts: 10,
-        backoff: { type: 'exponential', delay: 1_000 },
-        removeOnComplete: { count: 1_000 },
-        removeOnFail: false,
-      },
-    })
-    worker = createRangeWorker(
-      { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, logger: deps.logger, progress: deps.progress },
-      {
-        network: config.name,
-        target,
-        concurrency: options.concurrency,
-        verificationAttempts: options.verificationAttempts,
-        lockDurationMs: options.lockDurationMs,
-      },
-    )
-    // Re-plan as soon as the queue runs dry (at most once a second): finishes without waiting a tick.
-    worker.on('drained', () => {
-      const wait = lastPlanAt + 1_000 - Date.now()
-      if (wait <= 0) planSoon()
-      else setTimeout(planSoon, wait).unref()
-    })
+    const newQueue = (name: string) =>
+      new Queue(name, {
+        connection: deps.connection,
+        prefix: deps.prefix,
+        defaultJobOptions: {
+          attempts: options.jobAttempts,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: { count: 1_000 },
+          removeOnFail: false,
+        },
+      })
+    queue = newQueue(queueName(config.name))
+    const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress }
+    const workerOptions = {
+      network: config.name,
+      target,
+      verificationAttempts: options.verificationAttempts,
+      lockDurationMs: options.lockDurationMs,
+    }
+    // Re-plan when a queue runs dry or a job ends (at most once a second), so the last job's end is
+    // noticed at once (BullMQ's 'drained' can come seconds late) and refused work is not waited on.
+    let replanQueued = false
+    const replanSoon = () => {
+      if (replanQueued) return
+      replanQueued = true
+      setTimeout(
+        () => {
+          replanQueued = false
+          planSoon()
+        },
+        Math.max(0, lastPlanAt + 1_000 - Date.now()),
+      ).unref()
+    }
+    const replanWhenDrained = (w: Worker) => {
+      w.on('drained', replanSoon)
+      w.on('completed', replanSoon)
+      w.on('failed', replanSoon)
+    }
+    if (upstream) {
+      worker = createRangeWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
+      replanWhenDrained(worker)
+    }
+    if (era1) {
+      // Note: a queue of its own, so epoch files (megabytes each, held in memory) run a few at a time.
+      era1Queue = newQueue(era1QueueName(config.name))
+      era1Worker = createRangeWorker(workerDeps, { ...workerOptions, queue: era1QueueName(config.name), concurrency: options.era1Concurrency })
+      replanWhenDrained(era1Worker)
+    }
     planTimer = setInterval(planSoon, options.planIntervalMs)
     planSoon()
-    if (config.toBlock === undefined) {
-      tipUpstream = createUpstream({ url: config.rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry })
+    if (config.toBlock === undefined && rpcUrl !== undefined) {
+      tipUpstream = createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry })
       const lock = createTipLock(deps.redis, {
         key: `${deps.prefix}:tip:${config.name}`,
         ttlMs: options.tipLockTtlMs,
@@ -222,6 +283,15 @@ export function startNetworkRunner(
         { db: deps.db, upstream: tipUpstream, logger, lock, progress: deps.progress },
         { target, pollIntervalMs: options.pollIntervalMs, lockRetryMs: options.tipLockTtlMs / 2, maxBatch: options.tipBatch },
       )
+    }
+  }
+
+  if (era1Url !== undefined) {
+    try {
+      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger, deps.builtInRoots)
+    } catch (error) {
+      stopped = true
+      queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new BaseError(errorText(error), { cause: error })))
     }
   }
 
@@ -246,7 +316,7 @@ export function startNetworkRunner(
       return lastPlan
     },
     get upstreamWindow() {
-      return upstream.governor.limit
+      return upstream?.governor.limit ?? 0
     },
     async stop() {
       if (stopped) return
@@ -256,9 +326,9 @@ export function startNetworkRunner(
       await started
       await tip?.stop()
       // Note: Worker.close() waits for in-flight jobs to finish, so no range is left half-done.
-      await worker?.close()
-      await queue?.close()
-      await Promise.all([upstream.close(), probe.close(), tipUpstream?.close()])
+      await Promise.all([worker?.close(), era1Worker?.close()])
+      await Promise.all([queue?.close(), era1Queue?.close()])
+      await Promise.all([upstream?.close(), probe?.close(), tipUpstream?.close(), era1?.close()])
       state = 'stopped'
     },
   }

@@ -16,12 +16,22 @@ export type IndexerOptions = {
   tipBatch: number
   /** Resolve `run()` once every network with a `toBlock` is fully indexed. */
   exitWhenDone: boolean
+  /** Attempts of one JSON-RPC entry before the request fails (and with it the job's attempt). */
+  upstreamAttempts: number
+  /** BullMQ attempts of a job (exponential backoff from 1 s) before it waits for the next planning pass. */
+  jobAttempts: number
+  /** era1 epoch jobs processed at once per network (each holds its file in memory). */
+  era1Concurrency: number
+  /** 1: era1 files are verified on a thread of their own, beside the writes; 0: on the main thread. */
+  era1VerifyThreads: 0 | 1
+  /** Keep era1 files downloaded from a mirror after indexing them. */
+  keepEra1: boolean
 }
 
 export const defaultIndexerOptions: IndexerOptions = {
-  rangeSize: 500,
+  rangeSize: 2_000,
   concurrency: 4,
-  batchSize: 100,
+  batchSize: 500,
   maxInFlight: 4,
   lockDurationMs: 30_000,
   planIntervalMs: 5_000,
@@ -31,4 +41,9 @@ export const defaultIndexerOptions: IndexerOptions = {
   tipLockTtlMs: 10_000,
   tipBatch: 100,
   exitWhenDone: false,
+  upstreamAttempts: 10,
+  jobAttempts: 10,
+  era1Concurrency: 2,
+  era1VerifyThreads: 1,
+  keepEra1: false,
 }

@@ -12,18 +12,8 @@ export function planRanges({
   indexed,
   rangeSize,
 }: BlockRange & { indexed: readonly BlockRange[]; rangeSize: bigint }): BlockRange[] {
-  const gaps: BlockRange[] = []
-  let cursor = from
-  for (const r of indexed) {
-    if (r.to < cursor) continue
-    if (r.from > to) break
-    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1n })
-    cursor = r.to + 1n
-  }
-  if (cursor <= to) gaps.push({ from: cursor, to })
-
   const jobs: BlockRange[] = []
-  for (const gap of gaps) {
+  for (const gap of gapsOf({ from, to, indexed })) {
     let start = gap.from
     while (start <= gap.to) {
       const alignedEnd = (start / rangeSize + 1n) * rangeSize - 1n
@@ -33,4 +23,67 @@ export function planRanges({
     }
   }
   return jobs
+}
+
+/** The parts of `[from, to]` that `indexed` (sorted by `from`, non-overlapping) does not cover. */
+export function gapsOf({ from, to, indexed }: BlockRange & { indexed: readonly BlockRange[] }): BlockRange[] {
+  const gaps: BlockRange[] = []
+  let cursor = from
+  for (const r of indexed) {
+    if (r.to < cursor) continue
+    if (r.from > to) break
+    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1n })
+    cursor = r.to + 1n
+  }
+  if (cursor <= to) gaps.push({ from: cursor, to })
+  return gaps
+}
+
+/** An era1 file's blocks, as the planner sees them. */
+export type EpochCoverage = { epoch: number; file: string; from: bigint; to: bigint }
+
+export type PlannedJobs = {
+  /** One job per era1 file that still has blocks to index in `[from, to]`. */
+  epochs: (EpochCoverage & BlockRange)[]
+  /** Node range jobs for the rest (heights no era1 file holds). */
+  ranges: BlockRange[]
+}
+
+/**
+ * Splits what is left of `[from, to]` between era1 files and the node: each epoch with a gap
+ * becomes one job (clipped to `[from, to]`), the heights no file covers become range jobs as
+ * {@link planRanges} cuts them. `epochs` must be sorted and must not overlap.
+ */
+export function planJobs({
+  from,
+  to,
+  indexed,
+  rangeSize,
+  epochs,
+}: BlockRange & { indexed: readonly BlockRange[]; rangeSize: bigint; epochs: readonly EpochCoverage[] }): PlannedJobs {
+  const gaps = gapsOf({ from, to, indexed })
+  const covered: (EpochCoverage & BlockRange)[] = []
+  for (const e of epochs) {
+    const lo = e.from > from ? e.from : from
+    const hi = e.to < to ? e.to : to
+    if (lo > hi) continue
+    if (gaps.some((g) => g.from <= hi && g.to >= lo)) covered.push({ ...e, from: lo, to: hi })
+  }
+  // The node's share: the gaps minus every epoch's span (indexed or not).
+  const spans = epochs.map((e) => ({ from: e.from, to: e.to }))
+  const ranges = planRanges({ from, to, indexed: mergeRanges([...indexed, ...spans]), rangeSize })
+  return { epochs: covered, ranges }
+}
+
+/** Sorts and merges overlapping or touching ranges. */
+export function mergeRanges(ranges: readonly BlockRange[]): BlockRange[] {
+  const sorted = [...ranges].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
+  const merged: BlockRange[] = []
+  for (const r of sorted) {
+    const last = merged.at(-1)
+    if (last && r.from <= last.to + 1n) {
+      if (r.to > last.to) last.to = r.to
+    } else merged.push({ ...r })
+  }
+  return merged
 }

@@ -1,4 +1,4 @@
-import type { BaseError } from '@uncle-rpc/chain'
+import type { BaseError, Hex } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { type Db, registerNetwork } from '@uncle-rpc/db'
 import type { ConnectionOptions } from 'bullmq'
@@ -15,6 +15,8 @@ export type IndexerDeps = {
   redisUrl: string
   prefix: string
   logger: Logger
+  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
+  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
 }
 
 export type Indexer = {
@@ -40,7 +42,9 @@ export async function startIndexer(
   const progress = createProgress()
   const probes = await Promise.all(
     networks.map(async (config) => {
-      const probe = createProbe(config)
+      const rpcUrl = config.rpcUrl
+      if (rpcUrl === undefined) return 'ok' as const
+      const probe = createProbe({ ...config, rpcUrl })
       try {
         return await probeChainId(config, probe)
       } finally {
@@ -79,7 +83,7 @@ export async function startIndexer(
   for (const [i, config] of networks.entries())
     runners.push(
       startNetworkRunner(
-        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis },
+        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, ...(deps.builtInRoots && { builtInRoots: deps.builtInRoots }) },
         config,
         options,
         hooks,
@@ -123,6 +127,8 @@ export async function startIndexer(
             blocks_indexed: p.blocks,
             blocks_written: p.written,
             uncles_found: p.uncles,
+            // Note: resident-set high-water mark of the whole process (the verification thread included).
+            peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
           })
         }
         redis.disconnect()

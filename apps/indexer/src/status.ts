@@ -1,6 +1,15 @@
-import { countBlocks, countUncles, type Db, latestIndexedBlock, listIndexedRanges, listNetworks, reorgStats } from '@uncle-rpc/db'
+import {
+  countBlocks,
+  countUncles,
+  type Db,
+  latestIndexedBlock,
+  listEra1Refusals,
+  listIndexedRanges,
+  listNetworks,
+  reorgStats,
+} from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue } from 'bullmq'
-import { queueName } from './jobs.js'
+import { era1QueueName, queueName } from './jobs.js'
 import type { BlockRange } from './planRanges.js'
 
 export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }
@@ -16,6 +25,8 @@ export type NetworkStatus = {
   gaps: { from: string; to: string }[]
   jobs: { waiting: number; active: number; delayed: number; failed: number } | { error: string }
   failed: FailedJob[]
+  /** era1 files refused for failing verification (nothing of them is written). */
+  era1Refused: { epoch: number; file: string; reason: string; at: string }[]
   /** Reorgs applied while following the head (replaced blocks stay stored, not canonical). */
   reorgs: { count: number; deepest: number; replacedBlocks: number; last: string | null }
 }
@@ -39,10 +50,12 @@ async function queueStatus(
   prefix: string,
   network: string,
 ): Promise<Pick<NetworkStatus, 'jobs' | 'failed'>> {
-  const queue = new Queue(queueName(network), { connection, prefix })
+  const queues = [queueName(network), era1QueueName(network)].map((name) => new Queue(name, { connection, prefix }))
   try {
-    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')
-    const failedJobs = await queue.getFailed(0, 49)
+    const all = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')))
+    const counts: Record<string, number> = {}
+    for (const c of all) for (const [k, v] of Object.entries(c)) counts[k] = (counts[k] ?? 0) + v
+    const failedJobs = (await Promise.all(queues.map((q) => q.getFailed(0, 49)))).flat()
     return {
       jobs: {
         waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
@@ -58,7 +71,7 @@ async function queueStatus(
       })),
     }
   } finally {
-    await queue.close()
+    await Promise.all(queues.map((q) => q.close()))
   }
 }
 
@@ -78,6 +91,7 @@ export async function collectStatus(
       }))
       const latest = await latestIndexedBlock(deps.db, { network: name })
       const reorgs = await reorgStats(deps.db, { network: name })
+      const refused = await listEra1Refusals(deps.db, { network: name })
       return {
         network: name,
         chainId: known.find((n) => n.name === name)?.chainId.toString(),
@@ -87,6 +101,7 @@ export async function collectStatus(
         indexedRanges: ranges.map(str),
         gaps: findHoles(BigInt(fromBlock), ranges).map(str),
         ...jobs,
+        era1Refused: refused.map((r) => ({ epoch: r.epoch, file: r.file, reason: r.reason, at: r.refusedAt.toISOString() })),
         reorgs: {
           count: reorgs.reorgs,
           deepest: reorgs.deepest,
@@ -120,6 +135,7 @@ export function formatStatus(statuses: readonly NetworkStatus[]): string {
           ? '  reorgs: none'
           : `  reorgs: ${s.reorgs.count} (deepest ${s.reorgs.deepest}, ${s.reorgs.replacedBlocks} blocks replaced, last at ${s.reorgs.last})`,
       )
+      for (const r of s.era1Refused) lines.push(`  refused era1 file ${r.file} (epoch ${r.epoch}) at ${r.at}: ${r.reason}`)
       for (const f of s.failed)
         lines.push(`  failed job ${f.id} after ${f.attempts} attempts${f.failedAt ? ` at ${f.failedAt}` : ''}: ${f.reason}`)
       return lines.join('\n')

@@ -7,7 +7,8 @@ import { collectStatus, formatStatus } from './status.js'
 const usage = `Usage: uncle-rpc status [--config <file>] [--json]
 
 Prints each network's indexing progress and exits: indexed ranges, gaps, block and uncle
-counts, queued and failed range jobs (with the reason each failed).
+counts, queued and failed jobs (with the reason each failed), refused era1 files (epoch,
+file, what differed).
 Without --config (or $UNCLE_RPC_CONFIG), every network found in the database is shown.
 
 Flags:
@@ -39,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const statuses = await collectStatus({ db: database.db, connection, prefix: queuePrefix(env.DATABASE_URL) }, networks)
     process.stdout.write(values.json ? `${JSON.stringify(statuses, null, 2)}\n` : formatStatus(statuses))
-    return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0) ? 3 : 0
+    return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0 || s.era1Refused.length > 0) ? 3 : 0
   } finally {
     await database.close()
   }

@@ -4,7 +4,7 @@ import { fetchRange } from './fetchRange.js'
 import type { ChainTarget, ChainWriterDeps } from './linkage.js'
 import type { Progress } from './progress.js'
 import type { TipLock } from './tipLock.js'
-import { writeLinkedBlocks } from './writeBlocks.js'
+import { ingestBlocks } from './ingest.js'
 
 export type TipFollowerDeps = ChainWriterDeps & { lock: TipLock; progress: Progress }
 
@@ -26,7 +26,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Follows a network's head while holding its {@link TipLock}: ingests the blocks above
  * head − confirmations as they come (range jobs fill what is below), one step at a time, each
  * linked to the stored block below it; a block that does not link is a reorg, resolved by
- * {@link writeLinkedBlocks}. When caught up it re-checks the head block every poll, so a reorg
+ * {@link ingestBlocks}. When caught up it re-checks the head block every poll, so a reorg
  * that does not grow the chain is seen too. Failures back off and retry; they never stop it.
  */
 export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOptions): TipFollower {
@@ -92,8 +92,8 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
     const { blocks, rejected } = await fetchRange(deps.upstream, numbers)
     if (rejected.length > 0) throw new BlocksRejectedError(target.network, rejected)
     blocks.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
-    const result = await writeLinkedBlocks(deps, target, blocks)
-    const reached = result.reconciled && result.reconciled.to > to ? result.reconciled.to : to
+    const result = await ingestBlocks(deps, target, blocks)
+    const reached = result.reorg && result.reorg.to > to ? result.reorg.to : to
     next = reached + 1n
     if (result.written > 0)
       deps.progress.recordRange(target.network, {

@@ -1,16 +1,20 @@
-import { BlockVerificationError } from '@uncle-rpc/chain'
+import { BaseError, BlockVerificationError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
+import { Era1RefusedError } from './era1/verifyEpoch.js'
 import { BlocksRejectedError } from './errors.js'
+import { type IndexEpochDeps, indexEpoch } from './indexEpoch.js'
 import { type IndexRangeResult, indexRange } from './indexRange.js'
-import { decodeRangeJob, queueName } from './jobs.js'
+import { decodeEpochJob, decodeRangeJob, epochJobName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
 import type { Progress } from './progress.js'
 import { type Upstream, UpstreamError } from './upstream/createUpstream.js'
 
 export type RangeWorkerOptions = {
   network: string
+  /** The queue to take jobs from (range jobs and epoch jobs have one each). */
+  queue: string
   /** Where reorg handling may walk and how loudly it reports. */
   target: ChainTarget
   /** Range jobs processed at once by this process. */
@@ -25,25 +29,48 @@ export type RangeWorkerDeps = {
   connection: ConnectionOptions
   prefix: string
   db: Db
-  upstream: Upstream
+  /** The network's node; undefined when era1 files are its only source. */
+  upstream: Upstream | undefined
+  /** The network's era1 files; undefined without an era1 source. */
+  era1: Omit<IndexEpochDeps, 'db' | 'logger'> | undefined
   logger: Logger
   progress: Progress
 }
 
+/** A job of a kind this network cannot run (its source is not configured any more). */
+class SourceMissingError extends BaseError {
+  constructor(message: string) {
+    super(message, { name: 'SourceMissingError' })
+  }
+}
+
 /**
- * The BullMQ worker of one network: runs range jobs through {@link indexRange} and decides
- * which failures are worth BullMQ's retries. Only this file turns errors into UnrecoverableError.
+ * The BullMQ worker of one network: runs range jobs through {@link indexRange} and epoch jobs
+ * through {@link indexEpoch}, and decides which failures are worth BullMQ's retries. Only this
+ * file turns errors into UnrecoverableError.
  */
 export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOptions): Worker {
   const logger = deps.logger.child({ network: options.network })
   const processor = async (job: Job): Promise<IndexRangeResult> => {
-    const range = decodeRangeJob(job.data)
     const started = performance.now()
     try {
-      const result = await indexRange({ db: deps.db, upstream: deps.upstream, logger, target: options.target }, range)
+      let result: IndexRangeResult
+      if (job.name === epochJobName) {
+        if (!deps.era1) throw new SourceMissingError(`${options.network}: an era1 job, but the network has no era1 source now`)
+        result = await indexEpoch({ db: deps.db, logger, ...deps.era1 }, decodeEpochJob(job.data))
+      } else {
+        if (!deps.upstream) throw new SourceMissingError(`${options.network}: a range job, but the network has no rpcUrl now`)
+        result = await indexRange({ db: deps.db, upstream: deps.upstream, logger, target: options.target }, decodeRangeJob(job.data))
+      }
       deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started })
       return result
     } catch (error) {
+      if (error instanceof Era1RefusedError) {
+        // Note: a file that fails verification fails again; a good copy is picked up by a later run.
+        logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.message })
+        throw new UnrecoverableError(error.message)
+      }
+      if (error instanceof SourceMissingError) throw new UnrecoverableError(error.message)
       if (error instanceof BlocksRejectedError || error instanceof BlockVerificationError) {
         const attempt = job.attemptsMade + 1
         logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error: error.message })
@@ -61,7 +88,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
       throw error
     }
   }
-  const worker = new Worker(queueName(options.network), processor, {
+  const worker = new Worker(options.queue, processor, {
     connection: deps.connection,
     prefix: deps.prefix,
     concurrency: options.concurrency,

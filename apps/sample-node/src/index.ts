@@ -15,3 +15,5 @@ export type { LiveChainEvent, LiveChainParameters } from './sources/liveChain.js
 export { startLiveChain } from './sources/liveChain.js'
 export type { SyntheticChain, SyntheticChainOptions } from './sources/synthetic/syntheticChain.js'
 export { createSyntheticChain, SyntheticChainError } from './sources/synthetic/syntheticChain.js'
+export type { SyntheticEra1File, WriteSyntheticEra1Parameters } from './sources/synthetic/writeSyntheticEra1.js'
+export { writeSyntheticEra1 } from './sources/synthetic/writeSyntheticEra1.js'

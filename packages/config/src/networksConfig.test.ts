@@ -62,9 +62,9 @@ describe('parseNetworksConfig', () => {
     const { rpcUrl, ...rest } = mainnet
     expect(problems({ networks: [{ ...rest, rpcURL: rpcUrl, colour: 'red' }], rpc: {} })).toMatchInlineSnapshot(`
       "Invalid configuration in networks.json:
-        networks[0].rpcUrl: expected an http://, https://, ws://, wss:// URL
         networks[0].rpcURL: unknown key (did you mean "rpcUrl"?)
         networks[0].colour: unknown key
+        networks[0].rpcUrl: expected an rpcUrl, an era1 source, or both
         rpc: unknown key"
     `)
   })
@@ -102,6 +102,24 @@ describe('parseNetworksConfig', () => {
   test('error: toBlock before fromBlock', () => {
     expect(problems({ networks: [{ ...mainnet, fromBlock: 10, toBlock: 9 }] })).toContain(
       'networks[0].toBlock: expected at least fromBlock (10)',
+    )
+  })
+
+  test('args: era1 archives without a node, with a roots file', () => {
+    const { rpcUrl: _rpcUrl, ...rest } = mainnet
+    const config = parseNetworksConfig({ networks: [{ ...rest, era1: '/data/era1', era1Roots: 'roots.txt' }] }, 'networks.json')
+    expect(config.networks[0]).toMatchObject({ era1: '/data/era1', era1Roots: 'roots.txt' })
+    expect(config.networks[0]?.rpcUrl).toBeUndefined()
+  })
+
+  test('error: no source, no head to follow without a node, roots without era1', () => {
+    const { rpcUrl: _rpcUrl, toBlock: _toBlock, ...rest } = mainnet
+    expect(problems({ networks: [rest] })).toContain('networks[0].rpcUrl: expected an rpcUrl, an era1 source, or both')
+    expect(problems({ networks: [{ ...rest, era1: '/data/era1' }] })).toContain(
+      'networks[0].toBlock: expected a toBlock: without an rpcUrl there is no head to follow',
+    )
+    expect(problems({ networks: [{ ...mainnet, era1Roots: 'roots.txt' }] })).toContain(
+      'networks[0].era1Roots: only meaningful with an era1 source',
     )
   })
 

@@ -4,7 +4,7 @@ import { ConfigError, formatIssues } from './issues.js'
 
 // The networks config file operators write and script against. Its format is a contract:
 // {"networks":[{"name":"mainnet","chainId":1,"rpcUrl":"http://…","fromBlock":0,"toBlock":15537393,
-//   "confirmations":64,"partnerUrl":"http://…"}]}
+//   "confirmations":64,"partnerUrl":"http://…","era1":"/data/era1","era1Roots":"roots.txt"}]}
 // Unknown keys are errors at every level, so a typo ("rpcURL") fails loudly instead of being ignored.
 
 /** Confirmations used when a network does not set them: 64 blocks, two beacon-chain epochs (mainnet finality) and far past any PoW-era reorg. */
@@ -39,13 +39,21 @@ const networkSchema = z
       error: 'expected a DNS label: 1–63 lowercase letters, digits or hyphens, not starting or ending with a hyphen',
     }),
     chainId: integer(1, 'a positive integer'),
-    rpcUrl: url(['http:', 'https:', 'ws:', 'wss:']),
+    rpcUrl: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
     fromBlock: integer(0, 'a non-negative integer').default(0),
     toBlock: integer(0, 'a non-negative integer').optional(),
     confirmations: integer(0, 'a non-negative integer').default(defaultConfirmations),
     partnerUrl: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+    era1: z.string({ error: 'expected a directory or an http(s):// base URL' }).min(1).optional(),
+    era1Roots: z.string({ error: 'expected the path of a roots file' }).min(1).optional(),
   })
   .superRefine((network, ctx) => {
+    if (network.rpcUrl === undefined && network.era1 === undefined)
+      ctx.addIssue({ code: 'custom', path: ['rpcUrl'], message: 'expected an rpcUrl, an era1 source, or both' })
+    if (network.rpcUrl === undefined && network.toBlock === undefined)
+      ctx.addIssue({ code: 'custom', path: ['toBlock'], message: 'expected a toBlock: without an rpcUrl there is no head to follow' })
+    if (network.era1Roots !== undefined && network.era1 === undefined)
+      ctx.addIssue({ code: 'custom', path: ['era1Roots'], message: 'only meaningful with an era1 source' })
     if (network.toBlock !== undefined && network.toBlock < network.fromBlock)
       ctx.addIssue({ code: 'custom', path: ['toBlock'], message: `expected at least fromBlock (${network.fromBlock})` })
   })
@@ -75,8 +83,11 @@ export type NetworkConfig = Readonly<{
   /** DNS label; the RPC service serves it at `<name>.<host>`. */
   name: string
   chainId: number
-  /** The archive node to index from: http(s):// or ws(s)://. */
-  rpcUrl: string
+  /**
+   * The archive node to index from: http(s):// or ws(s)://. Optional when `era1` covers
+   * [fromBlock, toBlock]; blocks above the last era1 file come from it.
+   */
+  rpcUrl?: string
   /** First block to index. Default 0. */
   fromBlock: number
   /** Last block to index; absent = follow the head, `confirmations` behind it. */
@@ -85,6 +96,14 @@ export type NetworkConfig = Readonly<{
   confirmations: number
   /** Optional second endpoint for the same chain. */
   partnerUrl?: string
+  /** era1 archives to read history from: a directory, or an http(s):// mirror's base URL. */
+  era1?: string
+  /**
+   * Published epoch accumulator roots (one 0x root per line, epoch 0 first) that every era1
+   * file must match. Mainnet's ship with uncle-rpc; without one, other chains get
+   * self-consistency checks only.
+   */
+  era1Roots?: string
 }>
 
 export type NetworksConfig = Readonly<{ networks: readonly NetworkConfig[] }>

@@ -22,6 +22,9 @@ export { addUsage, listUsage } from './queries/usage.js'
 export { blockKnown } from './queries/blockKnown.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
+export { copyBlocksWithUncles } from './queries/copyBlocks.js'
+export type { Era1Refusal } from './queries/era1Refusals.js'
+export { clearEra1Refusal, listEra1Refusals, recordEra1Refusal } from './queries/era1Refusals.js'
 export type { TableChecksums } from './queries/checksums.js'
 export { tableChecksums } from './queries/checksums.js'
 export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
@@ -49,6 +52,7 @@ export {
   apiKeys,
   blocks,
   blocksHex,
+  era1Refusals,
   indexedRanges,
   networks,
   plans,

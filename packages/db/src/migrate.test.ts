@@ -34,6 +34,7 @@ describe('migrateDatabase', () => {
       'api_keys:r',
       'blocks:r',
       'blocks_hex:v',
+      'era1_refusals:r',
       'indexed_ranges:r',
       'networks:r',
       'plans:r',

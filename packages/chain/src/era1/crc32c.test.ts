@@ -15,3 +15,18 @@ test('default: maskCrc32c rotates right by 15 and adds 0xa282ead8', () => {
   expect(maskCrc32c(0xe3069283)).toBe((((0xe3069283 >>> 15) | (0xe3069283 << 17)) + 0xa282ead8) >>> 0)
   expect(maskCrc32c(0xffffffff)).toBe((0xffffffff + 0xa282ead8) >>> 0)
 })
+
+test('behavior: slicing-by-8 equals the byte-at-a-time definition at every length and alignment', () => {
+  const bitwise = (bytes: Uint8Array) => {
+    let crc = 0xffffffff
+    for (const byte of bytes) {
+      crc ^= byte
+      for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1
+    }
+    return (crc ^ 0xffffffff) >>> 0
+  }
+  const data = Uint8Array.from({ length: 300 }, (_, i) => (i * 131 + 7) & 0xff)
+  for (let start = 0; start < 9; start++)
+    for (let length = 0; length < 40; length++) expect(crc32c(data.subarray(start, start + length))).toBe(bitwise(data.subarray(start, start + length)))
+  expect(crc32c(data)).toBe(bitwise(data))
+})

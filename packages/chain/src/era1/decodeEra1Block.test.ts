@@ -6,7 +6,8 @@ import { postMergeHeaderJson } from '../_test/postMergeHeader.js'
 import { headerFromRpc, headerToRlpFields } from '../codecs.js'
 import { hashHeader } from '../hashHeader.js'
 import { hexByteLength } from '../uncleSize.js'
-import { decodeEra1Block, uint256FromLe } from './decodeEra1Block.js'
+import { decodeEra1Block } from './decodeEra1Block.js'
+import { uint256FromLe } from './decodeEra1RawBlock.js'
 
 const tdBytes = (value: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn))
 
@@ -89,10 +90,10 @@ test('error: payloads that are not a header and a [transactions, uncles] body', 
   ).toThrowErrorMatchingInlineSnapshot(`[BaseError: body transactions is not an RLP list]`)
   expect(() =>
     decodeEra1Block({ headerRlp, bodyRlp: hexToBytes(toRlp([[], ['0x01']])), totalDifficulty: td }),
-  ).toThrowErrorMatchingInlineSnapshot(`[BaseError: uncle 0 is not an RLP list]`)
+  ).toThrowErrorMatchingInlineSnapshot(`[RlpDecodeError: Invalid RLP at byte 3: expected a header list, found a byte string]`)
   expect(() =>
     decodeEra1Block({ headerRlp: hexToBytes(toRlp('0x1234')), bodyRlp: hexToBytes(toRlp([[], []])), totalDifficulty: td }),
-  ).toThrowErrorMatchingInlineSnapshot(`[BaseError: header is not an RLP list]`)
+  ).toThrowErrorMatchingInlineSnapshot(`[RlpDecodeError: Invalid RLP at byte 0: expected a header list, found a byte string]`)
   expect(() =>
     decodeEra1Block({ headerRlp: headerRlp.subarray(1), bodyRlp: hexToBytes(toRlp([[], []])), totalDifficulty: td }),
   ).toThrow()

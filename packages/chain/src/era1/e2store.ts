@@ -31,10 +31,9 @@ export function readE2Record(bytes: Uint8Array, offset: number, blockNumber?: bi
       blockNumber,
       reason: `no record header at byte ${offset} (file is ${bytes.length} bytes)`,
     })
-  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, e2HeaderSize)
-  const type = view.getUint16(0, true)
-  const length = view.getUint32(2, true)
-  const reserved = view.getUint16(6, true)
+  const type = bytes[offset]! | (bytes[offset + 1]! << 8)
+  const length = (bytes[offset + 2]! | (bytes[offset + 3]! << 8) | (bytes[offset + 4]! << 16) | (bytes[offset + 5]! << 24)) >>> 0
+  const reserved = bytes[offset + 6]! | (bytes[offset + 7]! << 8)
   if (reserved !== 0)
     throw new Era1FormatError({ offset, blockNumber, reason: `record reserved bytes are 0x${reserved.toString(16)}, not 0` })
   const dataStart = offset + e2HeaderSize

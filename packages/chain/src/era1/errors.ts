@@ -56,6 +56,8 @@ export type Era1Mismatch =
   | { what: 'parentHash'; expected: Hex; got: Hex }
   | { what: 'totalDifficulty'; expected: bigint; got: bigint }
   | { what: 'accumulatorRoot'; expected: Hex; computed: Hex }
+  | { what: 'publishedRoot'; epoch: number; expected: Hex; computed: Hex }
+  | { what: 'fileName'; part: 'epoch' | 'root'; expected: string; got: string }
 
 /** An era1 file decodes, but its contents contradict each other (chain links, difficulty sums, accumulator). */
 export class Era1VerificationError extends BaseError {
@@ -79,5 +81,31 @@ function describeMismatch(m: Era1Mismatch): string {
       return `total difficulty is ${m.got}, expected ${m.expected} (previous total + difficulty)`
     case 'accumulatorRoot':
       return `epoch accumulator root computes to ${m.computed}, but the file stores ${m.expected}`
+    case 'fileName':
+      return `the file name says ${m.part} ${m.got}, but the content gives ${m.expected}`
+    case 'publishedRoot':
+      return `epoch ${m.epoch} accumulator root computes to ${m.computed}, but the published root of epoch ${m.epoch} is ${m.expected}`
+  }
+}
+
+/**
+ * An era1 file refused whole: names the file, its epoch (when known) and what differed. `cause`
+ * is the underlying Era1FormatError, Era1VerificationError, BlockVerificationError, etc.
+ */
+export class Era1FileRefusedError extends BaseError {
+  readonly file: string
+  readonly epoch: number | undefined
+  /** What differed, in one line (the cause's short message). */
+  readonly reason: string
+  constructor({ file, epoch, cause }: { file: string; epoch?: number | undefined; cause: unknown }) {
+    const reason = cause instanceof BaseError ? cause.shortMessage : String((cause as Error)?.message ?? cause)
+    super(`Refused era1 file ${file}${epoch === undefined ? '' : ` (epoch ${epoch})`}: ${reason}`, {
+      name: 'Era1FileRefusedError',
+      cause,
+      ...(cause instanceof BaseError && cause.details ? { details: cause.details } : {}),
+    })
+    this.file = file
+    this.epoch = epoch
+    this.reason = reason
   }
 }

@@ -1,7 +1,8 @@
 import { bytesToHex } from 'viem'
 import type { Hex } from '../header.js'
 import { epochSize } from './accumulator.js'
-import { decodeEra1Block, type Era1Block } from './decodeEra1Block.js'
+import type { Era1Block } from './decodeEra1Block.js'
+import { decodeEra1RawBlock, type Era1RawBlock, era1BlockFromRaw } from './decodeEra1RawBlock.js'
 import { type E2Record, e2HeaderSize, e2Type, expectE2Record, readE2Record } from './e2store.js'
 import { Era1BlockRangeError, Era1FormatError, Era1VerificationError } from './errors.js'
 import { isWholeRlpList } from './rlpListPrefix.js'
@@ -23,18 +24,16 @@ export type Era1File = {
   accumulatorRoot: Hex
   /** Decodes one block. Throws {@link Era1BlockRangeError} outside the file, {@link Era1FormatError} if its records are corrupt. */
   block(number: bigint): Era1Block
+  /**
+   * Decodes one block to bytes only (the fast path: no hex, transactions not hashed), checking
+   * its snappy CRCs and that the header's number is `number`. Same errors as `block`.
+   */
+  rawBlock(number: bigint): Era1RawBlock
   /** The block's receipts as stored (RLP), decompressed and checksum-checked but not decoded. */
   receipts(number: bigint): Uint8Array
 }
 
 type BlockRecords = { header: E2Record; body: E2Record; receipts: E2Record; totalDifficulty: E2Record }
-
-const tupleRecords = [
-  ['header', e2Type.compressedHeader, 'CompressedHeader'],
-  ['body', e2Type.compressedBody, 'CompressedBody'],
-  ['receipts', e2Type.compressedReceipts, 'CompressedReceipts'],
-  ['totalDifficulty', e2Type.totalDifficulty, 'TotalDifficulty'],
-] as const
 
 /**
  * Opens an era1 file held in memory: checks the Version record, the BlockIndex, the Accumulator
@@ -72,13 +71,16 @@ export function openEra1(input: Uint8Array): Era1File {
   }
 
   const readTuple = (i: number, blockNumber: bigint): BlockRecords => {
-    let pos = offsets[i]!
-    const records = {} as Record<(typeof tupleRecords)[number][0], E2Record>
-    for (const [key, type, name] of tupleRecords) {
-      records[key] = expectE2Record(bytes, pos, { type, name, blockNumber, ...(key === 'totalDifficulty' ? { length: 32 } : {}) })
-      pos = records[key].end
-    }
-    return records
+    const header = expectE2Record(bytes, offsets[i]!, { type: e2Type.compressedHeader, name: 'CompressedHeader', blockNumber })
+    const body = expectE2Record(bytes, header.end, { type: e2Type.compressedBody, name: 'CompressedBody', blockNumber })
+    const receipts = expectE2Record(bytes, body.end, { type: e2Type.compressedReceipts, name: 'CompressedReceipts', blockNumber })
+    const totalDifficulty = expectE2Record(bytes, receipts.end, {
+      type: e2Type.totalDifficulty,
+      name: 'TotalDifficulty',
+      blockNumber,
+      length: 32,
+    })
+    return { header, body, receipts, totalDifficulty }
   }
 
   // Walk the record headers once: every tuple must start where the index says, contiguously.
@@ -111,33 +113,36 @@ export function openEra1(input: Uint8Array): Era1File {
     }
   }
 
+  const rawBlock = (number: bigint): Era1RawBlock => {
+    const { records } = locate(number)
+    const headerRlp = decompress(records.header, 'CompressedHeader', number)
+    const bodyRlp = decompress(records.body, 'CompressedBody', number)
+    const td = records.totalDifficulty
+    let block: Era1RawBlock
+    try {
+      block = decodeEra1RawBlock({ headerRlp, bodyRlp, totalDifficulty: bytes.subarray(td.dataStart, td.end) })
+    } catch (error) {
+      throw new Era1FormatError({
+        offset: records.header.start,
+        blockNumber: number,
+        reason: 'header or body does not decode',
+        cause: error,
+      })
+    }
+    if (block.number !== number)
+      throw new Era1VerificationError({
+        blockNumber: number,
+        mismatch: { what: 'blockNumber', expected: number, got: block.number },
+      })
+    return block
+  }
+
   return {
     startNumber,
     count,
     accumulatorRoot,
-    block(number) {
-      const { records } = locate(number)
-      const headerRlp = decompress(records.header, 'CompressedHeader', number)
-      const bodyRlp = decompress(records.body, 'CompressedBody', number)
-      const td = records.totalDifficulty
-      let block: Era1Block
-      try {
-        block = decodeEra1Block({ headerRlp, bodyRlp, totalDifficulty: bytes.subarray(td.dataStart, td.end) })
-      } catch (error) {
-        throw new Era1FormatError({
-          offset: records.header.start,
-          blockNumber: number,
-          reason: 'header or body does not decode',
-          cause: error,
-        })
-      }
-      if (block.header.number !== number)
-        throw new Era1VerificationError({
-          blockNumber: number,
-          mismatch: { what: 'blockNumber', expected: number, got: block.header.number },
-        })
-      return block
-    },
+    block: (number) => era1BlockFromRaw(rawBlock(number)),
+    rawBlock,
     receipts(number) {
       const { records } = locate(number)
       const receipts = decompress(records.receipts, 'CompressedReceipts', number)

@@ -13,7 +13,9 @@ const maxChunkData = 65536
 const chunkType = { compressed: 0x00, uncompressed: 0x01, padding: 0xfe, streamIdentifier: 0xff } as const
 
 function isStreamIdentifier(stream: Uint8Array, start: number, length: number): boolean {
-  return length === streamIdentifier.length && streamIdentifier.every((b, i) => stream[start + i] === b)
+  if (length !== streamIdentifier.length) return false
+  for (let i = 0; i < length; i++) if (stream[start + i] !== streamIdentifier[i]) return false
+  return true
 }
 
 function readCrc(stream: Uint8Array, at: number): number {
@@ -25,46 +27,40 @@ function readCrc(stream: Uint8Array, at: number): number {
  * checking every chunk's CRC-32C. Throws {@link SnappyFrameError} on any malformation.
  */
 export function decodeSnappyFramed(stream: Uint8Array): Uint8Array {
-  const parts: Uint8Array[] = []
+  if (stream.length === 0) throw new SnappyFrameError({ offset: 0, reason: 'empty stream' })
+  let first: Uint8Array | undefined
+  let parts: Uint8Array[] | undefined
   let total = 0
   let pos = 0
   while (pos < stream.length) {
     const chunkStart = pos
-    const fail = (reason: string, cause?: unknown): never => {
-      throw new SnappyFrameError({ offset: chunkStart, reason, cause })
-    }
-    if (pos + 4 > stream.length) fail('truncated chunk header')
+    if (pos + 4 > stream.length) throw new SnappyFrameError({ offset: chunkStart, reason: 'truncated chunk header' })
     const type = stream[pos]!
     const length = stream[pos + 1]! | (stream[pos + 2]! << 8) | (stream[pos + 3]! << 16)
     const body = pos + 4
     pos = body + length
-    if (pos > stream.length) fail(`chunk of ${length} bytes runs past the end of the stream (${stream.length} bytes)`)
-    if (chunkStart === 0 && type !== chunkType.streamIdentifier) fail('missing stream identifier')
+    if (pos > stream.length)
+      throw new SnappyFrameError({
+        offset: chunkStart,
+        reason: `chunk of ${length} bytes runs past the end of the stream (${stream.length} bytes)`,
+      })
+    if (chunkStart === 0 && type !== chunkType.streamIdentifier)
+      throw new SnappyFrameError({ offset: 0, reason: 'missing stream identifier' })
 
     if (type === chunkType.streamIdentifier) {
-      if (!isStreamIdentifier(stream, body, length)) fail('bad stream identifier')
+      if (!isStreamIdentifier(stream, body, length)) throw new SnappyFrameError({ offset: chunkStart, reason: 'bad stream identifier' })
     } else if (type === chunkType.compressed || type === chunkType.uncompressed) {
-      if (length < 4) fail(`chunk of ${length} bytes has no room for its checksum`)
-      let data = stream.subarray(body + 4, pos)
-      if (type === chunkType.compressed) {
-        try {
-          data = uncompress(data, maxChunkData)
-        } catch (error) {
-          fail(`snappy block does not decompress (${(error as Error).message})`, error)
-        }
-      } else if (data.length > maxChunkData) fail(`uncompressed chunk holds ${data.length} bytes (max ${maxChunkData})`)
-      const expected = readCrc(stream, body)
-      const computed = maskCrc32c(crc32c(data))
-      if (computed !== expected) fail(`checksum mismatch: chunk says 0x${hex32(expected)}, data gives 0x${hex32(computed)}`)
-      parts.push(data)
+      const data = chunkData(stream, chunkStart, type, body, pos)
+      // Note: most era1 payloads are one chunk, returned as is; only longer ones are joined.
+      if (first === undefined) first = data
+      else (parts ??= [first]).push(data)
       total += data.length
     } else if (type < 0x80) {
-      fail(`reserved unskippable chunk type 0x${type.toString(16).padStart(2, '0')}`)
+      throw new SnappyFrameError({ offset: chunkStart, reason: `reserved unskippable chunk type 0x${type.toString(16).padStart(2, '0')}` })
     }
     // Note: padding (0xfe) and reserved skippable chunks (0x80–0xfd) carry nothing; skip them.
   }
-  if (stream.length === 0) throw new SnappyFrameError({ offset: 0, reason: 'empty stream' })
-  if (parts.length === 1) return parts[0]!
+  if (parts === undefined) return first ?? new Uint8Array(0)
   const out = new Uint8Array(total)
   let at = 0
   for (const part of parts) {
@@ -72,6 +68,33 @@ export function decodeSnappyFramed(stream: Uint8Array): Uint8Array {
     at += part.length
   }
   return out
+}
+
+// One compressed or uncompressed chunk's data, checksum-checked.
+function chunkData(stream: Uint8Array, chunkStart: number, type: number, body: number, end: number): Uint8Array {
+  if (end - body < 4)
+    throw new SnappyFrameError({ offset: chunkStart, reason: `chunk of ${end - body} bytes has no room for its checksum` })
+  let data = stream.subarray(body + 4, end)
+  if (type === chunkType.compressed) {
+    try {
+      data = uncompress(data, maxChunkData)
+    } catch (error) {
+      throw new SnappyFrameError({
+        offset: chunkStart,
+        reason: `snappy block does not decompress (${(error as Error).message})`,
+        cause: error,
+      })
+    }
+  } else if (data.length > maxChunkData)
+    throw new SnappyFrameError({ offset: chunkStart, reason: `uncompressed chunk holds ${data.length} bytes (max ${maxChunkData})` })
+  const expected = readCrc(stream, body)
+  const computed = maskCrc32c(crc32c(data))
+  if (computed !== expected)
+    throw new SnappyFrameError({
+      offset: chunkStart,
+      reason: `checksum mismatch: chunk says 0x${hex32(expected)}, data gives 0x${hex32(computed)}`,
+    })
+  return data
 }
 
 function hex32(n: number): string {

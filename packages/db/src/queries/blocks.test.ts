@@ -100,7 +100,7 @@ describe('insertBlocksWithUncles', () => {
     }
     await insertBlocksWithUncles(db, {
       network: net,
-      blocks: [{ header: { ...header(9n), difficulty: big }, totalDifficulty: big, uncles: [uncle] }],
+      blocks: [{ header: header(9n), totalDifficulty: big, uncles: [uncle] }],
     })
     const stored = await getUncle(db, { network: net, blockHash: header(9n).hash, index: 0 })
     expect(stored).toEqual({ ...uncle, size: expect.any(Number), blockNumber: 9n })

@@ -7,7 +7,8 @@ import { type UnnestField, unnestInsert } from './unnest.js'
 
 /** A block and its uncles, in the order of the block's uncle list; `size` is computed when absent. */
 export type BlockWithUncles = {
-  header: HashedHeader
+  /** Only these header fields are stored for a block (uncles are stored whole). */
+  header: Pick<HashedHeader, 'hash' | 'number' | 'parentHash'>
   totalDifficulty?: bigint | undefined
   uncles: readonly (HashedHeader & { size?: number | undefined })[]
 }
@@ -17,21 +18,13 @@ export type InsertBlocksWithUnclesParameters = { network: string; blocks: readon
 export type InsertBlocksWithUnclesReturnType = { blocks: number; uncles: number }
 
 type BlockRow = { network: string; block: BlockWithUncles }
-type UncleRow = { network: string; block: HashedHeader; index: number; uncle: HashedHeader & { size?: number | undefined } }
+type UncleRow = { network: string; block: BlockWithUncles['header']; index: number; uncle: HashedHeader & { size?: number | undefined } }
 
 const blockFields: UnnestField<BlockRow>[] = [
   [blocks.network, (r) => r.network],
   [blocks.hash, (r) => r.block.header.hash],
   [blocks.number, (r) => r.block.header.number],
   [blocks.parentHash, (r) => r.block.header.parentHash],
-  [blocks.miner, (r) => r.block.header.miner],
-  [blocks.timestamp, (r) => r.block.header.timestamp],
-  [blocks.difficulty, (r) => r.block.header.difficulty],
-  [blocks.totalDifficulty, (r) => r.block.totalDifficulty],
-  [blocks.gasLimit, (r) => r.block.header.gasLimit],
-  [blocks.gasUsed, (r) => r.block.header.gasUsed],
-  [blocks.baseFeePerGas, (r) => r.block.header.baseFeePerGas],
-  [blocks.sha3Uncles, (r) => r.block.header.sha3Uncles],
   [blocks.uncleCount, (r) => r.block.uncles.length],
 ]
 
@@ -96,7 +89,7 @@ export async function insertBlocksWithUncles(
 
 // Note: drizzle's error message holds the whole statement and its parameters, megabytes for a
 // big batch; the error thrown here carries only the Postgres error.
-function writeError(network: string, error: unknown): BaseError {
+export function writeError(network: string, error: unknown): BaseError {
   if (error instanceof BaseError) return error
   const pgError = ((error as { cause?: PgErrorFields }).cause ?? error) as PgErrorFields
   if (pgError.code === '23505' && pgError.constraint === 'blocks_canonical_number_key')

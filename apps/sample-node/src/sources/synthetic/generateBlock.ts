@@ -55,10 +55,20 @@ export type GeneratorContext = {
   blooms: Uint8Array[][]
   scratch: Uint8Array
   unclesScratch: Uint8Array
+  /** Share of blocks that include uncles. */
+  uncleRate: number
 }
 
 /** Builds the generator context of a chain (async: the WebAssembly keccak loads once). */
-export async function createGeneratorContext({ seed, londonAt }: { seed: number; londonAt: number | undefined }) {
+export async function createGeneratorContext({
+  seed,
+  londonAt,
+  uncleRate = uncleBlockRate,
+}: {
+  seed: number
+  londonAt: number | undefined
+  uncleRate?: number | undefined
+}) {
   const context: GeneratorContext = {
     seed,
     londonAt,
@@ -67,6 +77,7 @@ export async function createGeneratorContext({ seed, londonAt }: { seed: number;
     blooms: createBloomPool(seed),
     scratch: new Uint8Array(maxHeaderRlpLength),
     unclesScratch: new Uint8Array(maxHeaderRlpLength * 2 + 8),
+    uncleRate,
   }
   return context
 }
@@ -122,7 +133,7 @@ function makeUncle(context: GeneratorContext, rng: Rng, ancestors: readonly Summ
 
 function makeUncles(context: GeneratorContext, rng: Rng, ancestors: readonly Summary[]): GeneratedHeader[] {
   const maxDepth = Math.min(6, ancestors.length - 1)
-  if (maxDepth < 1 || rng.float() >= uncleBlockRate) return []
+  if (maxDepth < 1 || rng.float() >= context.uncleRate) return []
   const count = rng.float() < 0.2 ? 2 : 1
   const uncles: GeneratedHeader[] = []
   for (let i = 0; i < count; i++) {

@@ -7,9 +7,9 @@ import { compareWithNode } from './_test/compareWithNode.js'
 import { fetchRange, type VerifiedBlock } from './fetchRange.js'
 import type { ChainTarget } from './linkage.js'
 import { createUpstream, type Upstream } from './upstream/createUpstream.js'
-import { writeLinkedBlocks } from './writeBlocks.js'
+import { ingestBlocks } from './ingest.js'
 
-// writeLinkedBlocks and reorg resolution against a real sample node (in this process, so the
+// ingestBlocks and reorg resolution against a real sample node (in this process, so the
 // test decides when its synthetic chain reorganises) and a real Postgres.
 
 let database: TestDatabase
@@ -44,12 +44,12 @@ async function setup(name: string, blocks: number, confirmations = 3) {
     expect(rejected).toEqual([])
     return fetched.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
   }
-  const write = (blocks: VerifiedBlock[]) => writeLinkedBlocks(deps, target, blocks)
+  const write = (blocks: VerifiedBlock[]) => ingestBlocks(deps, target, blocks)
   const agrees = async () => compareWithNode(db, { network: name, url, from: 0n, head: chain.head() })
   return { chain: chain as SyntheticChain, url, upstream: upstream as Upstream, target, fetch, write, agrees, close: () => server.close() }
 }
 
-describe('writeLinkedBlocks', () => {
+describe('ingestBlocks', () => {
   test('default: a linked run is written canonical and marked indexed', async () => {
     const s = await setup('plain', 100)
     try {
@@ -70,7 +70,7 @@ describe('writeLinkedBlocks', () => {
       const before = await latestReorgId(db, { network: 'reorg' })
       s.chain.reorg(5) // node: 95'…100'
       const result = await s.write(await s.fetch(100, 100))
-      expect(result.reconciled).toMatchObject({ replaced: 5, from: 95n, to: 100n })
+      expect(result.reorg).toMatchObject({ replaced: 5, from: 95n, to: 100n })
       expect(await s.agrees()).toEqual([])
       const replaced = await replacedBlocks(db, { network: 'reorg' })
       expect(replaced.map((r) => r.number)).toEqual([95n, 96n, 97n, 98n, 99n])
@@ -105,7 +105,7 @@ describe('writeLinkedBlocks', () => {
       s.chain.reorg(3) // node: 97'…100'
       await s.write(await s.fetch(97, 100))
       const result = await s.write(stale)
-      expect(result.reconciled?.replaced).toBe(0)
+      expect(result.reorg?.replaced).toBe(0)
       expect(await s.agrees()).toEqual([])
       expect(await replacedBlocks(db, { network: 'stale' })).toEqual([])
     } finally {
@@ -140,7 +140,7 @@ describe('writeLinkedBlocks', () => {
         await insertBlocksWithUncles(tx, { network: 'back', blocks: [sibling] })
       })
       const result = await s.write(await s.fetch(19, 19))
-      expect(result.reconciled?.replaced).toBe(1)
+      expect(result.reorg?.replaced).toBe(1)
       expect(await s.agrees()).toEqual([])
       expect((await replacedBlocks(db, { network: 'back' })).map((r) => r.hash)).toEqual([sibling.header.hash])
     } finally {
@@ -161,7 +161,7 @@ describe('writeLinkedBlocks', () => {
       await insertBlocksWithUncles(db, { network: 'orphans', blocks: [fake(30), fake(31)] })
       await markRangeIndexed(db, { network: 'orphans', from: 30n, to: 31n })
       const result = await s.write(await s.fetch(29, 29))
-      expect(result.reconciled?.replaced).toBe(2)
+      expect(result.reorg?.replaced).toBe(2)
       expect(await s.agrees()).toEqual([])
       expect((await canonicalBlocks(db, { network: 'orphans', from: 29n, to: 40n })).map((b) => b.number)).toEqual([29n])
       expect(await listIndexedRanges(db, { network: 'orphans' })).toEqual([{ from: 0n, to: 29n }])

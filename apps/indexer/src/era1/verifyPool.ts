@@ -1,0 +1,72 @@
+import { Worker } from 'node:worker_threads'
+import { BaseError, hashesReady } from '@uncle-rpc/chain'
+import { Era1RefusedError, type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
+import type { VerifyResponse } from './verifyWorkerMain.js'
+
+/** Verifies era1 files off the main thread (or on it, with `threads: 0`). */
+export type VerifyPool = {
+  verify(params: VerifyEpochParameters): Promise<VerifiedEpoch>
+  close(): Promise<void>
+}
+
+/** The verification thread died or answered nonsense. */
+export class VerifyThreadError extends BaseError {
+  constructor(message: string) {
+    super(message, { name: 'VerifyThreadError' })
+  }
+}
+
+/**
+ * One verification thread, one file at a time (requests queue in the thread). Verification is
+ * CPU-bound; with it off the main thread, decoding epoch n+1 overlaps writing epoch n.
+ */
+export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
+  if (threads === 0)
+    return {
+      verify: async (params) => {
+        await hashesReady()
+        return verifyEpoch(params)
+      },
+      close: async () => {},
+    }
+  let worker: Worker | undefined
+  let nextId = 1
+  const pending = new Map<number, { resolve: (v: VerifiedEpoch) => void; reject: (e: Error) => void }>()
+  const start = () => {
+    const w = new Worker(new URL('./verifyWorker.js', import.meta.url))
+    w.on('message', (response: VerifyResponse) => {
+      const waiter = pending.get(response.id)
+      if (!waiter) return
+      pending.delete(response.id)
+      if ('ok' in response) waiter.resolve(response.ok)
+      else if ('refused' in response) waiter.reject(new Era1RefusedError(response.refused))
+      else waiter.reject(new VerifyThreadError(response.error))
+    })
+    w.on('error', (error) => {
+      for (const waiter of pending.values()) waiter.reject(new VerifyThreadError(`era1 verification thread failed: ${error.message}`))
+      pending.clear()
+      worker = undefined
+    })
+    w.unref()
+    return w
+  }
+  // Note: started now, not on first use: loading the sources into a thread takes a while.
+  worker = start()
+  return {
+    verify(params) {
+      worker ??= start()
+      const id = nextId++
+      const w = worker
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        // Note: the file's bytes move to the thread (transferred, not copied).
+        const bytes = params.bytes.byteOffset === 0 && params.bytes.byteLength === params.bytes.buffer.byteLength ? params.bytes : params.bytes.slice()
+        w.postMessage({ id, params: { ...params, bytes } }, [bytes.buffer as ArrayBuffer])
+      })
+    },
+    async close() {
+      await worker?.terminate()
+      worker = undefined
+    },
+  }
+}

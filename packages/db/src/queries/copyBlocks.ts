@@ -1,0 +1,122 @@
+import { uncleSize } from '@uncle-rpc/chain'
+import type pg from 'pg'
+import { from as copyFrom } from 'pg-copy-streams'
+import type { Tx } from '../client.js'
+import { bigintToNumeric } from '../columns.js'
+import { type PgErrorFields, UnknownNetworkError } from '../errors.js'
+import { type BlockWithUncles, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
+
+// Bulk write through COPY FROM STDIN: ~3× the rows/s of one INSERT … SELECT unnest(…)
+// (notes/stack.md; bench/era1.ts). COPY cannot skip rows that exist, so it runs under a
+// savepoint and, when a row is already there, the batch is written again with the
+// idempotent INSERT path instead: the fast path for fresh ranges, the same result always.
+
+// Note: drizzle keeps the pooled connection of a transaction on its session (not public API):
+// COPY needs the raw node-postgres client.
+function clientOf(tx: Tx): pg.PoolClient {
+  return (tx as unknown as { session: { client: pg.PoolClient } }).session.client
+}
+
+// COPY text format: tab-separated, \N for null, bytea as \\x… (the backslash itself escaped).
+const nul = '\\N'
+const bytes = (hex: string | undefined) => (hex === undefined ? nul : `\\\\x${hex.slice(2)}`)
+const numeric = (value: bigint | undefined) => (value === undefined ? nul : bigintToNumeric(value))
+const int8 = (value: bigint) => value.toString()
+
+function escapeText(text: string): string {
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] as string) : text
+}
+
+const blockColumns = '(network, hash, number, parent_hash, uncle_count)'
+const uncleColumns = `(network, block_hash, block_number, index, hash, parent_hash, sha3_uncles, miner, state_root,
+  transactions_root, receipts_root, logs_bloom, difficulty, number, gas_limit, gas_used, timestamp, extra_data,
+  mix_hash, nonce, base_fee_per_gas, withdrawals_root, blob_gas_used, excess_blob_gas, parent_beacon_block_root,
+  requests_hash, size)`
+
+function blockLines(network: string, items: readonly BlockWithUncles[]): string {
+  const net = escapeText(network)
+  let out = ''
+  for (const { header, uncles } of items)
+    out += `${net}\t${bytes(header.hash)}\t${int8(header.number)}\t${bytes(header.parentHash)}\t${uncles.length}\n`
+  return out
+}
+
+function uncleLines(network: string, items: readonly BlockWithUncles[]): string {
+  const net = escapeText(network)
+  let out = ''
+  for (const { header: block, uncles } of items)
+    uncles.forEach((u, index) => {
+      out += [
+        net,
+        bytes(block.hash),
+        int8(block.number),
+        index,
+        bytes(u.hash),
+        bytes(u.parentHash),
+        bytes(u.sha3Uncles),
+        bytes(u.miner),
+        bytes(u.stateRoot),
+        bytes(u.transactionsRoot),
+        bytes(u.receiptsRoot),
+        bytes(u.logsBloom),
+        numeric(u.difficulty),
+        int8(u.number),
+        numeric(u.gasLimit),
+        numeric(u.gasUsed),
+        numeric(u.timestamp),
+        bytes(u.extraData),
+        bytes(u.mixHash),
+        bytes(u.nonce),
+        numeric(u.baseFeePerGas),
+        bytes(u.withdrawalsRoot),
+        numeric(u.blobGasUsed),
+        numeric(u.excessBlobGas),
+        bytes(u.parentBeaconBlockRoot),
+        bytes(u.requestsHash),
+        u.size ?? uncleSize(u),
+      ].join('\t')
+      out += '\n'
+    })
+  return out
+}
+
+async function copy(client: pg.PoolClient, statement: string, data: string): Promise<void> {
+  if (data.length === 0) return
+  const stream = client.query(copyFrom(statement))
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject)
+    stream.on('finish', resolve)
+    stream.end(data)
+  })
+}
+
+const hexRe = /^0x(?:[0-9a-fA-F]{2})*$/
+
+/**
+ * Writes blocks and their uncles inside transaction `tx` like {@link insertBlocksWithUncles}
+ * (rows already present are skipped; same errors), by COPY when none of them is there yet.
+ */
+export async function copyBlocksWithUncles(
+  tx: Tx,
+  { network, blocks: items }: { network: string; blocks: readonly BlockWithUncles[] },
+): Promise<InsertBlocksWithUnclesReturnType> {
+  if (items.length === 0) return { blocks: 0, uncles: 0 }
+  // Note: COPY's bytea input would accept odd hex; the INSERT path refuses it, and so does this.
+  for (const { header } of items)
+    if (!hexRe.test(header.hash) || !hexRe.test(header.parentHash)) return insertBlocksWithUncles(tx, { network, blocks: items })
+  const client = clientOf(tx)
+  await client.query('savepoint uncle_rpc_copy')
+  try {
+    await copy(client, `copy blocks ${blockColumns} from stdin`, blockLines(network, items))
+    await copy(client, `copy uncles ${uncleColumns} from stdin`, uncleLines(network, items))
+    await client.query('release savepoint uncle_rpc_copy')
+    return { blocks: items.length, uncles: items.reduce((n, b) => n + b.uncles.length, 0) }
+  } catch (error) {
+    await client.query('rollback to savepoint uncle_rpc_copy')
+    const pgError = error as PgErrorFields
+    if (pgError.code === '23505') return insertBlocksWithUncles(tx, { network, blocks: items })
+    if (pgError.code === '23503' && pgError.constraint === 'blocks_network_networks_name_fk')
+      throw new UnknownNetworkError(network, pgError)
+    throw writeError(network, error)
+  }
+}
