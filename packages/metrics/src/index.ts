@@ -1,7 +1,7 @@
 export type { MetricsListen } from './flags.js'
 export { metricsUsage } from './flags.js'
 export type { Sample } from './parseMetrics.js'
-export { parseMetrics, sumSamples } from './parseMetrics.js'
+export { metricFamilies, parseMetrics, sumSamples } from './parseMetrics.js'
 export type { MetricsSource } from './registry.js'
 export { aggregateWorkers, createRegistry, exposeToPrimary } from './registry.js'
 export type { MetricsServer, ServeMetricsDeps } from './serveMetrics.js'

@@ -24,3 +24,10 @@ export function sumSamples(samples: readonly Sample[], name: string, where: Read
   for (const s of samples) if (s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)) sum += s.value
   return sum
 }
+
+/** The metric families a Prometheus text declares (`# TYPE` lines), samples or not. */
+export function metricFamilies(text: string): Set<string> {
+  const names = new Set<string>()
+  for (const match of text.matchAll(/^# TYPE (\S+) \S+$/gm)) names.add(match[1]!)
+  return names
+}
