@@ -61,8 +61,10 @@ const number = (n: bigint | number) => n.toLocaleString('en-US', { maximumFracti
 export function renderNetworkLine(s: NetworkStatus, nameWidth = s.network.length): string {
   const name = s.network.padEnd(nameWidth)
   if (s.indexed === null || s.target === null) return `${name}  ${progressBar(0)}  waiting for the indexer…  ${number(s.requestsPerSecond)} req/s`
-  const fraction = s.target <= 0n ? 1 : Number(s.indexed) / Number(s.target)
+  // Note: nothing indexed yet is height fromBlock − 1 (−1 from genesis); shown as 0.
+  const indexed = s.indexed < 0n ? 0n : s.indexed
+  const fraction = s.target <= 0n ? 1 : Number(indexed) / Number(s.target)
   const percent = `${Math.floor(fraction * 100)}%`.padStart(4)
   const eta = formatEta(s.target - s.indexed, s.blocksPerSecond)
-  return `${name}  ${progressBar(fraction)} ${percent}  ${number(s.indexed)} / ${number(s.target)}  ${number(s.blocksPerSecond)} blocks/s  ETA ${eta}  ${number(s.requestsPerSecond)} req/s`
+  return `${name}  ${progressBar(fraction)} ${percent}  ${number(indexed)} / ${number(s.target)}  ${number(s.blocksPerSecond)} blocks/s  ETA ${eta}  ${number(s.requestsPerSecond)} req/s`
 }
