@@ -22,6 +22,16 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's hand-written UI: browser ES modules, served as they are.
+    files: ['apps/dashboard/static/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'navigator', 'fetch', 'Node', 'HTMLElement', 'URLSearchParams', 'Intl'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Config files of tools that require a default export.
     files: ['vitest.config.ts', 'drizzle.config.ts', 'eslint.config.js'],
     rules: { 'no-restricted-exports': 'off' },

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createDb, migrateDatabase } from '@uncle-rpc/db'
+import { createHash } from 'node:crypto'
+import { createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import WebSocket from 'ws'
@@ -68,13 +69,13 @@ function stop(child: ChildProcess): Promise<void> {
  * autocannon at `url`, each request's body picked at random from `bodies` (the same cost for
  * every server: autocannon re-encodes each request); a warmup run, then the measured one.
  */
-async function http(name: string, url: string, bodies: readonly string[]): Promise<Row> {
+async function http(name: string, url: string, bodies: readonly string[], headers: Record<string, string> = {}): Promise<Row> {
   const pick = () => bodies[Math.floor(Math.random() * bodies.length)]!
   const options = {
     url,
     connections,
     method: 'POST' as const,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     // Note: one fixed body needs no per-request callback (autocannon then reuses the encoded request).
     ...(bodies.length === 1 ? { body: bodies[0] } : { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: pick() }) }] }),
   }
@@ -186,6 +187,24 @@ async function main(): Promise<void> {
     await seedMainnetUncles(database.db)
     // Note: limits far above any load here, so the rate limiter is exercised (one Redis script per key and event-loop turn) but never refuses.
     const { key } = await createApiKey(database.db, { plan: 'core', label: 'bench', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 })
+    // A key with every restriction at its most expensive: 30 origins and 30 user agents (requests
+    // match the last of each), a required secret, and one network.
+    const restricted = await createApiKey(database.db, { plan: 'core', label: 'bench restricted', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 })
+    const owner = { accountId: restricted.row.accountId, keyId: restricted.row.id }
+    await updateAccountKey(database.db, {
+      ...owner,
+      patch: {
+        networks: ['mainnet'],
+        allowedOrigins: [...Array.from({ length: 28 }, (_, i) => `https://app${i}.example.com`), '*.dapp.example', 'https://bench.example.com'],
+        allowedUserAgents: Array.from({ length: 30 }, (_, i) => `bench-agent-${i}/`),
+      },
+    })
+    await setAccountKeySecret(database.db, { ...owner, secretHash: `0x${createHash('sha256').update('bench secret').digest('hex')}` })
+    const browserHeaders = {
+      origin: 'https://bench.example.com',
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) bench-agent-29/1.0',
+      authorization: `Basic ${Buffer.from(':bench secret').toString('base64')}`,
+    }
     const config = join(mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-')), 'networks.json')
     writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
 
@@ -259,6 +278,24 @@ async function main(): Promise<void> {
     const cachedPort = await cached.port
     const oursRow = await http('ours: HTTP, cache on', `http://127.0.0.1:${cachedPort}/v3/${key}`, bodies)
     const wsRow = await ws('ours: WebSocket, cache on', `ws://127.0.0.1:${cachedPort}/ws/v3/${key}`, randomUncle)
+    // Same headers on both keys, so only the key's checks differ; the runs alternate three times
+    // and the medians are compared, which evens out load from other processes.
+    const plainRuns: Row[] = []
+    const restrictedRuns: Row[] = []
+    for (let round = 1; round <= 3; round++) {
+      plainRuns.push(await http(`ours: HTTP, cache on, key without restrictions, browser headers (${round}/3)`, `http://127.0.0.1:${cachedPort}/v3/${key}`, bodies, browserHeaders))
+      restrictedRuns.push(
+        await http(
+          `ours: HTTP, cache on, key with 30 origins + 30 user agents + secret + network (${round}/3)`,
+          `http://127.0.0.1:${cachedPort}/v3/${restricted.key}`,
+          bodies,
+          browserHeaders,
+        ),
+      )
+    }
+    const median = (runs: Row[]) => [...runs].sort((a, b) => a.rate - b.rate)[1]!
+    const plainRow = median(plainRuns)
+    const restrictedRow = median(restrictedRuns)
     const oursNullRow = await http('ours: null answer (same request)', `http://127.0.0.1:${cachedPort}/v3/${key}`, [nullRequest])
     // Distinct unknown hashes: no two concurrent requests share a lookup, every one reaches Postgres.
     const unknownHashes = Array.from({ length: 5000 }, () => nullCall(`0x${randomBytes(32).toString('hex')}`))
@@ -301,6 +338,7 @@ async function main(): Promise<void> {
       `ours (cache off) / naive:  ${ratio(uncachedRow, naiveRow)}`,
       `ours rate limits on / off: ${ratio(oursRow, unlimitedRow)}`,
       `ours metrics on / off:     ${ratio(meteredRow, oursRow)}   (target: within noise)`,
+      `ours restricted key / unrestricted key (medians of 3 alternating runs): ${ratio(restrictedRow, plainRow)}   (target ≥ 0.95)`,
       `ours WebSocket msg/s / ours HTTP req/s: ${ratio(wsRow, oursRow)}`,
       ...(clusterRow ? [`ours --workers ${workers} / ours: ${ratio(clusterRow, oursRow)}`] : []),
       `ours null / anvil null:    ${ratio(oursNullRow, anvilRow)}`,

@@ -38,4 +38,12 @@ export const commands: Record<string, Command> = {
     summary: 'API keys: create, list, revoke, plans and limits, failover, usage',
     load: () => import('@uncle-rpc/rpc/keys-cli'),
   },
+  dashboard: {
+    summary: 'the developer dashboard: accounts, keys and their restrictions, usage, plans (web app)',
+    load: () => import('@uncle-rpc/dashboard/cli'),
+  },
+  accounts: {
+    summary: 'dashboard accounts: create, list, set-plan, disable, enable, upgrade requests',
+    load: () => import('@uncle-rpc/dashboard/accounts-cli'),
+  },
 }

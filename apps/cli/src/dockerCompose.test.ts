@@ -14,7 +14,7 @@ const appServices = Object.entries(compose.services).filter(([, s]) => s.image =
 
 describe('docker-compose.yml', () => {
   test('default: runs the same parts as `npm start`', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['grafana', 'indexer', 'migrate', 'postgres', 'prometheus', 'redis', 'rpc', 'sample-node'])
+    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'grafana', 'indexer', 'migrate', 'postgres', 'prometheus', 'redis', 'rpc', 'sample-node'])
   })
 
   test('behavior: Prometheus scrapes the metrics ports the rpc and indexer serve; Grafana gets its files; images pinned', () => {

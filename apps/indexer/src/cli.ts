@@ -92,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
   if (metricsPort !== undefined && !(/^\d+$/.test(metricsPort) && Number(metricsPort) <= 65535))
     throw new Error(`--metrics-port: expected a port number (0: any free port), got "${metricsPort}"`)
   const metrics = metricsPort === undefined ? undefined : createIndexerMetrics()
-  const database = createDb({ url: env.DATABASE_URL })
+  const database = createDb({ url: env.DATABASE_URL, logger })
   let metricsServer: MetricsServer | undefined
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })

@@ -229,8 +229,8 @@ export function startNetworkRunner(
 
   function run(): void {
     state = 'running'
-    const newQueue = (name: string) =>
-      new Queue(name, {
+    const newQueue = (name: string) => {
+      const q = new Queue(name, {
         connection: deps.connection,
         prefix: deps.prefix,
         defaultJobOptions: {
@@ -240,6 +240,10 @@ export function startNetworkRunner(
           removeOnFail: false,
         },
       })
+      // Note: without a listener BullMQ prints connection errors to stderr as raw stacks.
+      q.on('error', (error) => logger.warn({ msg: 'queue connection error (Redis)', error: error.message }))
+      return q
+    }
     queue = newQueue(queueName(config.name))
     const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress, metrics: deps.metrics }
     const workerOptions = {

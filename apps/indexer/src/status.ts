@@ -51,6 +51,8 @@ async function queueStatus(
   network: string,
 ): Promise<Pick<NetworkStatus, 'jobs' | 'failed'>> {
   const queues = [queueName(network), era1QueueName(network)].map((name) => new Queue(name, { connection, prefix }))
+  // Note: the failure reaches the caller through the awaited calls; BullMQ would also print it raw.
+  for (const q of queues) q.on('error', () => undefined)
   try {
     const all = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized')))
     const counts: Record<string, number> = {}

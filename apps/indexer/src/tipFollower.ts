@@ -26,8 +26,12 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Follows a network's head while holding its {@link TipLock}: ingests the blocks above
  * head − confirmations as they come (range jobs fill what is below), one step at a time, each
  * linked to the stored block below it; a block that does not link is a reorg, resolved by
- * {@link ingestBlocks}. When caught up it re-checks the head block every poll, so a reorg
- * that does not grow the chain is seen too. Failures back off and retry; they never stop it.
+ * {@link ingestBlocks} walking parents. When caught up it re-checks the head block every
+ * poll, so a reorg that does not grow the chain is seen too. On a ws:// node a newHeads
+ * notification only wakes it early: what it fetches is asked by number (eth_blockNumber, then
+ * every height from the last stored one), since a node sends one head for several blocks and
+ * only the new head on a reorg; after every (re)subscription it starts again from the database,
+ * and polling goes on as a safety net. Failures back off and retry; they never stop it.
  */
 export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOptions): TipFollower {
   const { target } = options
@@ -37,10 +41,19 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
   // Invariant: `next` is the lowest height not yet written by this follower; unknown (undefined)
   // until the first step after taking the lease.
   let next: bigint | undefined
+  // Set when the subscription is (re)established: the next step starts again from the database.
+  let resync = false
   let unsubscribe: (() => Promise<void>) | undefined
 
+  // Set by a trigger (a head, a resubscription, stop) that came while no sleep was running, so
+  // the next sleep returns at once instead of missing it.
+  let triggered = false
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (triggered || stopped) {
+        triggered = false
+        return resolve()
+      }
       const done = () => {
         clearTimeout(timer)
         wake = undefined
@@ -49,15 +62,24 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
       const timer = setTimeout(done, ms)
       wake = done
     })
+  const trigger = () => {
+    if (wake) wake()
+    else triggered = true
+  }
 
   const subscribe = async () => {
     if (!deps.upstream.subscribeNewHeads || unsubscribe) return
     try {
-      unsubscribe = await deps.upstream.subscribeNewHeads(
-        () => wake?.(),
-        (error) => logger.warn({ msg: 'newHeads subscription error; polling meanwhile', error: errorText(error) }),
-      )
-      logger.info({ msg: 'subscribed to newHeads' })
+      unsubscribe = await deps.upstream.subscribeNewHeads({
+        onHead: trigger,
+        // Note: heads may have been missed while unsubscribed: start again from the stored chain.
+        onSubscribed: () => {
+          logger.info({ msg: 'subscribed to newHeads' })
+          resync = true
+          trigger()
+        },
+        onError: (error) => logger.warn({ msg: 'newHeads subscription lost; reconnecting, polling meanwhile', error: errorText(error) }),
+      })
     } catch (error) {
       logger.warn({ msg: 'newHeads subscription failed; polling instead', error: errorText(error) })
     }
@@ -71,6 +93,10 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
 
   /** One step: returns true when there is more to fetch right away. */
   const step = async (): Promise<boolean> => {
+    if (resync) {
+      resync = false
+      next = undefined
+    }
     const head = await deps.upstream.blockNumber()
     if (head < target.fromBlock) return false
     if (next === undefined) {
@@ -142,7 +168,7 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
   return {
     async stop() {
       stopped = true
-      wake?.()
+      trigger()
       await loop
     },
   }

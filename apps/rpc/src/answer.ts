@@ -9,6 +9,7 @@ import type { ServedNetwork } from './network.js'
 import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from './rateLimit.js'
 import type { UsageRecorder } from './usage.js'
+import type { HourlyUsageRecorder } from './usageHourly.js'
 
 /** What to send back for one message: HTTP status, body ('' = none) and the extra headers. */
 export type Outcome = {
@@ -31,6 +32,8 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
+  /** Per network and hour (the dashboard's views); absent: not recorded. */
+  hourly?: HourlyUsageRecorder | undefined
   limits: RpcLimits
   /** Absent: metrics off (no hook runs). */
   metrics?: { metrics: RpcMetrics; transport: Transport } | undefined
@@ -74,8 +77,12 @@ const policies = {
  * and the network has a partner; usage is counted in memory.
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage, limits } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage, hourly, limits } = deps
   const { metrics, transport = 'http' } = deps.metrics ?? {}
+  const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
+    usage.add(key.id, requests, errors, forwarded, rateLimited)
+    hourly?.add(key.id, network.name, requests, errors, forwarded, rateLimited)
+  }
   // Contexts without per-request state, made once per network and policy.
   const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()
   const contextsFor = (network: ServedNetwork) => {
@@ -106,7 +113,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
       const taken = limiter.take(key, cost)
       const verdict = taken instanceof Promise ? await taken : taken
       if (!verdict.ok) {
-        usage.add(key.id, cost, cost, 0, cost)
+        count(key, network, cost, cost, 0, cost)
         metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
         const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
         return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
@@ -117,7 +124,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
       const partner = partnerFor(network)
       if (partner !== undefined) {
         const { body, forwarded, partnerText } = await answerWithFailover(message, network, partner, options)
-        usage.add(key.id, cost, countErrors(body), forwarded, 0)
+        count(key, network, cost, countErrors(body), forwarded, 0)
         metrics?.answered(network.name, transport, body, partnerText, forwarded, (performance.now() - started) / 1000)
         return { status: 200, body: body ?? '', failover: forwarded > 0 }
       }
@@ -125,7 +132,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
     const body = await handler.handleMessage(message, context, options)
-    usage.add(key.id, cost, countErrors(body), 0, 0)
+    count(key, network, cost, countErrors(body), 0, 0)
     metrics?.answered(network.name, transport, body, '', 0, (performance.now() - started) / 1000)
     return { status: 200, body: body ?? '' }
   }

@@ -16,7 +16,7 @@ describe('parseRpcArgs', () => {
       redisTimeoutMs: 200,
       dbDeadlineMs: 250,
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
-      usageFlushMs: 5000,
+      usageFlushMs: 500,
       replicaMaxLagMs: 1000,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
@@ -46,6 +46,10 @@ describe('parseRpcArgs', () => {
         wsIdleTimeoutMs: 1000,
         wsPingIntervalMs: 500,
         maxWsConnectionsPerKey: 3,
+        requestTimeoutMs: 30_000,
+        wsMaxInFlight: 16,
+        wsMaxQueuedBytes: 8 * 1024 * 1024,
+        wsStalledCloseMs: 10_000,
       },
       rateLimits: false,
       redisTimeoutMs: 50,

@@ -5,6 +5,7 @@ import { defaultCacheEntries } from './cache.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './partner.js'
+import { defaultUsageFlushMs } from './usage.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -62,6 +63,13 @@ Limits:
   --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
   --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}
   --max-ws-connections-per-key <n> open WebSockets per key → 429 at upgrade; default ${defaultLimits.maxWsConnectionsPerKey}
+  --request-timeout-ms <n>         whole HTTP request (headers and body) within this → else 408;
+                                   default ${defaultLimits.requestTimeoutMs}
+  --ws-max-in-flight <n>           messages of one WebSocket answered at once; past it (or past
+                                   --ws-max-queued-bytes of answers the client has not taken) the
+                                   socket is not read; default ${defaultLimits.wsMaxInFlight}
+  --ws-max-queued-bytes <n>        default ${defaultLimits.wsMaxQueuedBytes} (8 MiB)
+  --ws-stalled-close-ms <n>        a socket held unread this long is closed (1013); default ${defaultLimits.wsStalledCloseMs}
 Plans and rate limits (limits per plan and key: \`uncle-rpc keys plans\`, \`keys set-limits\`):
   --rate-limits <on|off>           per-second and per-UTC-day limits per key, shared by every process
                                    through Redis (REDIS_URL); each batch entry counts; over a limit →
@@ -74,7 +82,8 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
   --partner-timeout-ms <n>         whole partner request; default ${defaultPartnerTimeoutMs}
   --partner-failures <n>           consecutive partner failures that open its circuit; default ${defaultPartnerFailureThreshold}
   --partner-cooldown-ms <n>        open circuit → one probe after this long; default ${defaultPartnerCooldownMs}
-  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; default 5000
+  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; a
+                                   SIGKILL loses at most two of these periods; default ${defaultUsageFlushMs}
 Read replicas (DATABASE_READ_URL, comma-separated; usage and keys stay on DATABASE_URL):
   --replica-max-lag-ms <n>         a replica further behind the primary than this (or not answering)
                                    is skipped until it catches up; none left → the primary; default 1000
@@ -112,6 +121,10 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'ws-idle-timeout-ms',
     'ws-ping-interval-ms',
     'max-ws-connections-per-key',
+    'request-timeout-ms',
+    'ws-max-in-flight',
+    'ws-max-queued-bytes',
+    'ws-stalled-close-ms',
     'rate-limits',
     'redis-timeout-ms',
     'db-deadline-ms',
@@ -163,6 +176,10 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
         1,
         defaultLimits.maxWsConnectionsPerKey,
       ),
+      requestTimeoutMs: integer('request-timeout-ms', values['request-timeout-ms'], 1, defaultLimits.requestTimeoutMs),
+      wsMaxInFlight: integer('ws-max-in-flight', values['ws-max-in-flight'], 1, defaultLimits.wsMaxInFlight),
+      wsMaxQueuedBytes: integer('ws-max-queued-bytes', values['ws-max-queued-bytes'], 1, defaultLimits.wsMaxQueuedBytes),
+      wsStalledCloseMs: integer('ws-stalled-close-ms', values['ws-stalled-close-ms'], 1, defaultLimits.wsStalledCloseMs),
     },
     rateLimits: rateLimits === 'on',
     redisTimeoutMs: integer('redis-timeout-ms', values['redis-timeout-ms'], 1, 200),
@@ -172,7 +189,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
       failureThreshold: integer('partner-failures', values['partner-failures'], 1, defaultPartnerFailureThreshold),
       cooldownMs: integer('partner-cooldown-ms', values['partner-cooldown-ms'], 1, defaultPartnerCooldownMs),
     },
-    usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, 5000),
+    usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, defaultUsageFlushMs),
     replicaMaxLagMs: integer('replica-max-lag-ms', values['replica-max-lag-ms'], 1, 1000),
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: values['metrics-host'] ?? '127.0.0.1' },
   }

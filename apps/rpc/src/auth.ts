@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, JsonRpcError } from '@uncle-rpc/jsonrpc'
+import type { KeyAccess } from './keyAccess.js'
 
 /** What the server needs to know about a key: its plan and the limits in force (its overrides, else the plan's). */
 export type KeyRecord = Readonly<{
@@ -18,6 +19,8 @@ export type KeyRecord = Readonly<{
   failoverAllowed: boolean
   /** The key's failover setting (`keys set-failover`); a request may also ask with `Enable-Failover: true`. */
   failover: boolean
+  /** The key's networks, Origin and User-Agent allowlists and secret, compiled; undefined = no restriction. */
+  access?: KeyAccess | undefined
 }>
 
 /** Where keys live (the api_keys table); keys are only ever seen as their sha256. */

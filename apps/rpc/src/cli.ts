@@ -1,4 +1,4 @@
-import cluster from 'node:cluster'
+import cluster, { type Worker } from 'node:cluster'
 import { createLogger, type Logger, type NetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
@@ -40,27 +40,82 @@ async function metricsEndpoint(args: RpcArgs, logger: Logger, source: () => Metr
   return server
 }
 
-/** The cluster primary: forks the workers, stops them all on SIGINT/SIGTERM or when one dies (exit code 1). */
+/**
+ * Back-off before replacing a worker: none for one that served at least `stableMs`, else doubling
+ * from 250 ms up to 30 s with each quick death in a row (a worker that cannot start does not spin).
+ */
+export function restartDelayMs(quickDeathsInARow: number): number {
+  return quickDeathsInARow === 0 ? 0 : Math.min(30_000, 250 * 2 ** (quickDeathsInARow - 1))
+}
+
+const stableMs = 10_000
+
+/**
+ * The cluster primary: forks the workers and replaces any that dies (the others keep serving; the
+ * listening socket stays open in the primary meanwhile); on SIGINT/SIGTERM sends SIGTERM to every
+ * worker, each of which drains its connections, and exits 0 when all of them exited 0.
+ */
 async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig): Promise<number> {
-  let listening = 0
   let stopping = false
-  cluster.on('listening', (_worker, address) => {
-    if (++listening === args.workers) process.stdout.write(listeningLine(args, address.port, config))
+  let announced = false
+  let quickDeaths = 0
+  const live = new Set<Worker>()
+  const timers = new Set<NodeJS.Timeout>()
+  const listening = new Set<Worker>()
+  let allExited: (() => void) | undefined
+  let failedCodes = 0
+
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker)
+    if (announced) logger.warn({ msg: 'a new rpc worker is serving', worker_pid: worker.process.pid })
+    else if (listening.size === args.workers) {
+      announced = true
+      process.stdout.write(listeningLine(args, address.port, config))
+    }
   })
   const metricsServer = await metricsEndpoint(args, logger, aggregateWorkers)
-  const workers = Array.from({ length: args.workers }, () => cluster.fork())
-  const exits = workers.map((worker) => new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code))))
-  const died = Promise.race(exits).then(() => {
-    if (!stopping) logger.error({ msg: 'an rpc worker died; stopping the others' })
-    return 1
-  })
-  const outcome = await Promise.race([untilSignal().then(() => 0), died])
+
+  const fork = () => {
+    const startedAt = Date.now()
+    const worker = cluster.fork()
+    live.add(worker)
+    logger.info({ msg: 'rpc worker started', worker_pid: worker.process.pid })
+    worker.once('exit', (code, signal) => {
+      live.delete(worker)
+      listening.delete(worker)
+      if (stopping) {
+        if (code !== 0) {
+          failedCodes++
+          logger.error({ msg: 'an rpc worker did not stop cleanly', worker_pid: worker.process.pid, code, signal })
+        }
+        if (live.size === 0) allExited?.()
+        return
+      }
+      quickDeaths = Date.now() - startedAt < stableMs ? quickDeaths + 1 : 0
+      const delayMs = restartDelayMs(quickDeaths)
+      logger.error({ msg: 'an rpc worker died; starting a new one', worker_pid: worker.process.pid, code, signal, restart_in_ms: delayMs })
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        if (!stopping) fork()
+      }, delayMs)
+      timers.add(timer)
+    })
+  }
+  for (let i = 0; i < args.workers; i++) fork()
+
+  const signal = await untilSignal()
   stopping = true
+  logger.info({ msg: 'stopping rpc workers', signal, workers: live.size })
+  for (const timer of timers) clearTimeout(timer)
+  const exited = new Promise<void>((resolve) => {
+    allExited = resolve
+    if (live.size === 0) resolve()
+  })
   // Note: the signal itself, not worker.kill(), which disconnects first and skips the graceful close.
-  for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM')
-  const codes = await Promise.all(exits)
+  for (const worker of live) worker.process.kill('SIGTERM')
+  await exited
   await metricsServer?.close()
-  return outcome === 0 && codes.every((code) => code === 0) ? 0 : 1
+  return failedCodes === 0 ? 0 : 1
 }
 
 /** `uncle-rpc rpc`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
@@ -82,6 +137,8 @@ export async function run(argv: string[]): Promise<number> {
   const config = resolveNetworksConfig(env, args.config)
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 
+  // Note: registered before the slow start-up, so a SIGTERM meanwhile still means a clean stop.
+  const signalled = untilSignal()
   const metrics = args.metrics === undefined ? undefined : createRpcMetrics()
   // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
   if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
@@ -111,7 +168,7 @@ export async function run(argv: string[]): Promise<number> {
     if (metrics !== undefined && cluster.isPrimary) metricsServer = await metricsEndpoint(args, logger, () => metrics.registry)
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))
     logger.info({ msg: 'rpc listening', port: address.port, host: args.host, networks: config.networks.map((n) => n.name) })
-    const signal = await untilSignal()
+    const signal = await signalled
     logger.info({ msg: 'stopping rpc', signal })
     await rpc.close()
     return 0

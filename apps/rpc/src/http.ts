@@ -4,7 +4,8 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError } from '@uncle-rpc/jsonrpc'
 import type { Answer, Outcome } from './answer.js'
 import type { Auth } from './auth.js'
-import { isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
+import { accessAllowed, rejectedBody } from './keyAccess.js'
+import { type DiscardBound, discardBody, isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
 export type HttpDeps = {
@@ -40,18 +41,37 @@ function sendOutcome(res: ServerResponse, { status, body, retryAfter, failover }
 }
 
 const failoverHeader = /^\s*true\s*$/i
+/** CORS preflight answer: any origin may ask (a key's Origin allowlist decides on the POST itself). */
+const preflightHeaders = [
+  'access-control-allow-origin',
+  '*',
+  'access-control-allow-methods',
+  'POST, OPTIONS',
+  'access-control-allow-headers',
+  'content-type, authorization, enable-failover',
+  'access-control-max-age',
+  '86400',
+]
 
 /**
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, notes/stack.md): returns false for anything that is not `POST …/v3/…`, which
- * then goes to the Express app. Checks in order: network (404), key (401), Content-Type (415),
- * body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
+ * order: network (404), key (401), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
  * batch gets 200 with an empty body.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { resolver, auth, answer, limits, logger } = deps
   const unsupportedType = transportErrorBody(-32600, 'unsupported content type: send application/json')
   const tooLarge = transportErrorBody(-32600, `request body too large: the limit is ${limits.maxBodyBytes} bytes`)
+  // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.
+  const discardBound: DiscardBound = { maxBytes: 8 * limits.maxBodyBytes, maxMs: Math.min(5000, limits.requestTimeoutMs) }
+  const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse) => {
+    const ended = await discardBody(req, discardBound)
+    // Note: req itself is destroyed once read to the end; the socket tells whether the client is there.
+    if (!req.socket.destroyed) sendJson(res, 413, tooLarge, true)
+    if (!ended) res.once('finish', () => req.socket.destroy())
+  }
 
   async function serve(req: IncomingMessage, res: ServerResponse, pathNetwork: string | undefined, key: string | undefined) {
     const network: ServedNetwork | { unknown: string } =
@@ -60,11 +80,18 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     const checked = auth.authenticate(key)
     const result = checked instanceof Promise ? await checked : checked
     if (!result.ok) return sendJson(res, result.status, result.body)
+    // Note: browsers read answers across origins only with this header (Infura sends it too).
+    if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
+    const { access } = result.key
+    if (access !== undefined) {
+      const { origin, authorization } = req.headers
+      if (!accessAllowed(access, { network: network.name, origin, userAgent: req.headers['user-agent'], authorization })) return sendJson(res, 403, rejectedBody)
+    }
     if (!isJsonContentType(req.headers['content-type'])) return sendJson(res, 415, unsupportedType)
     const declared = req.headers['content-length']
-    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return sendJson(res, 413, tooLarge, true)
+    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res)
     const text = await readBody(req, limits.maxBodyBytes)
-    if (text === 'tooLarge') return sendJson(res, 413, tooLarge, true)
+    if (text === 'tooLarge') return refuseTooLarge(req, res)
     const header = req.headers['enable-failover']
     sendOutcome(res, await answer(text, result.key, network, typeof header === 'string' && failoverHeader.test(header)))
   }
@@ -80,7 +107,12 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   }
 
   return (req, res) => {
-    if (req.method !== 'POST') return false
+    if (req.method !== 'POST') {
+      if (req.method !== 'OPTIONS' || !hotPath.test(req.url ?? '')) return false
+      res.writeHead(204, preflightHeaders)
+      res.end()
+      return true
+    }
     const match = hotPath.exec(req.url ?? '')
     if (match === null) return false
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))

@@ -7,7 +7,9 @@ const plans = apiKeyPlans.join('|')
 const usage = `Usage: uncle-rpc keys <command>
 
 API keys of the RPC service, their plans and limits. Only a key's sha256 is stored: a new key is
-shown once. <key> is always the full key. Servers reload keys and limits every 5 s.
+shown once. <key> is always the full key. Servers reload keys and limits every 5 s. Keys made
+here belong to the operator account; developers make theirs in the dashboard (uncle-rpc
+dashboard, uncle-rpc accounts), and those are listed and managed here too.
 
 Keys:
   create --plan <${plans}> [--label <text>] [--rps <n>] [--daily <n>] [--batch <n>] [--failover on|off]

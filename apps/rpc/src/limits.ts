@@ -16,6 +16,14 @@ export type RpcLimits = Readonly<{
   wsPingIntervalMs: number
   /** Most open WebSocket connections per API key (the upgrade is refused with 429 above it). */
   maxWsConnectionsPerKey: number
+  /** Whole HTTP request (headers and body) must arrive within this (408 after it). */
+  requestTimeoutMs: number
+  /** Messages of one WebSocket being answered at once; past it the server stops reading that socket. */
+  wsMaxInFlight: number
+  /** Answer bytes queued for one WebSocket (not yet taken by the client); past it the server stops reading that socket. */
+  wsMaxQueuedBytes: number
+  /** A WebSocket not read for this long because of the two bounds above is closed (1013, try again later). */
+  wsStalledCloseMs: number
 }>
 
 export const defaultLimits: RpcLimits = Object.freeze({
@@ -25,6 +33,10 @@ export const defaultLimits: RpcLimits = Object.freeze({
   wsIdleTimeoutMs: 300_000,
   wsPingIntervalMs: 30_000,
   maxWsConnectionsPerKey: 100,
+  requestTimeoutMs: 30_000,
+  wsMaxInFlight: 16,
+  wsMaxQueuedBytes: 8 * 1024 * 1024,
+  wsStalledCloseMs: 10_000,
 })
 
 /** A JSON-RPC error body with id null, for failures found before the request is parsed. */
@@ -67,5 +79,39 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     req.on('close', () => {
       if (!req.complete) reject(new BaseError('client closed the connection before sending the whole body'))
     })
+  })
+}
+
+/** How much of a refused body is read and thrown away so the client gets to read the 413 (nginx's lingering close). */
+export type DiscardBound = { maxBytes: number; maxMs: number }
+
+/**
+ * Reads and discards the rest of a request body: true once it ended, false when `maxBytes` more
+ * arrived or `maxMs` passed first (the caller then answers and closes anyway). Closing a socket
+ * the client is still writing to resets it, and clients that send the whole body before reading
+ * (fetch, Python http.client) would see EPIPE instead of the answer.
+ */
+export function discardBody(req: IncomingMessage, { maxBytes, maxMs }: DiscardBound): Promise<boolean> {
+  if (req.complete || req.destroyed) return Promise.resolve(req.complete)
+  return new Promise((resolve) => {
+    let seen = 0
+    const done = (ended: boolean) => {
+      clearTimeout(timer)
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('close', onClose)
+      resolve(ended)
+    }
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length
+      if (seen > maxBytes) done(false)
+    }
+    const onEnd = () => done(true)
+    const onClose = () => done(req.complete)
+    const timer = setTimeout(() => done(false), maxMs)
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('close', onClose)
+    req.resume()
   })
 }

@@ -2,7 +2,7 @@ import { BaseError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { Redis } from 'ioredis'
 import type { KeyRecord } from './auth.js'
-import { decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
+import { dayOfSecond, decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
 
 /** The outcome of taking requests from a key's budgets. */
 export type RateVerdict =
@@ -37,6 +37,15 @@ export type CreateRateLimiterParameters = {
   logEveryMs?: number | undefined
 }
 
+export type RateLimiterDeps = {
+  logger: Logger
+  /**
+   * Calls of a key admitted on a UTC day, from durable storage (usage_daily): the daily count
+   * starts from it when Redis has none (Redis lost its data). Absent: from 0.
+   */
+  admittedOnDay?: ((keyId: number, day: string) => Promise<number>) | undefined
+}
+
 type Waiter = { cost: number; resolve: (verdict: RateVerdict) => void }
 type KeyState = {
   key: KeyRecord
@@ -64,7 +73,7 @@ type LimitedRedis = Redis & { uncleRateLimit(key: string, ...args: number[]): Pr
  * limits (each process enforces the per-second limit on its own; daily limits are not enforced),
  * logs an error at most every logEveryMs, and asks Redis again after a doubling back-off.
  */
-export function createRateLimiter({ logger }: { logger: Logger }, parameters: CreateRateLimiterParameters): RateLimiter {
+export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, parameters: CreateRateLimiterParameters): RateLimiter {
   const { redisUrl, prefix, commandTimeoutMs = 200, backoffMs = 1000, maxBackoffMs = 10_000, logEveryMs = 30_000 } = parameters
   const redis = new Redis(redisUrl, {
     enableOfflineQueue: false,
@@ -200,14 +209,43 @@ export function createRateLimiter({ logger }: { logger: Logger }, parameters: Cr
     const want = waiters.reduce((sum, w) => sum + w.cost, 0) + leaseSize(key.requestsPerSecond, key.requestsPerDay)
     const back = state.tokens
     state.tokens = 0
+    const base = `${prefix}:rl:${key.id}`
     try {
-      const raw = await redis.uncleRateLimit(`${prefix}:rl:${key.id}`, key.requestsPerSecond, key.requestsPerDay, want, back, state.second)
+      let reply = decodeRateLimitReply(
+        await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, back, state.second, admittedOnDay ? -1 : 0),
+      )
       up()
-      settle(state, waiters, decodeRateLimitReply(raw))
+      if (reply.granted < 0) {
+        const day = dayOfSecond(reply.second)
+        const seed = await rebuiltDailyCount(key, day)
+        if (seed === undefined) {
+          for (const waiter of waiters) waiter.resolve(fallback(key, waiter.cost))
+          state.tokens = back
+          return finish(state)
+        }
+        reply = decodeRateLimitReply(await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, back, state.second, seed))
+      }
+      settle(state, waiters, reply)
     } catch (error) {
       down(error)
       for (const waiter of waiters) waiter.resolve(fallback(key, waiter.cost))
     }
+    finish(state)
+  }
+
+  /** The day's count from usage_daily, or undefined (logged) when the database cannot say. */
+  async function rebuiltDailyCount(key: KeyRecord, day: string): Promise<number | undefined> {
+    try {
+      const admitted = await admittedOnDay!(key.id, day)
+      if (admitted > 0) logger.info({ msg: 'rate limiting: daily count rebuilt from usage_daily', key_id: key.id, day, admitted })
+      return admitted
+    } catch (error) {
+      logger.warn({ msg: 'rate limiting: reading the daily count from usage_daily failed; per-process limits meanwhile', error: (error as Error).message })
+      return undefined
+    }
+  }
+
+  function finish(state: KeyState) {
     state.calling = false
     // Requests that arrived during the call: from the new lease (or the block, or the fallback) if possible.
     const later = state.queue

@@ -7,9 +7,12 @@ import { BaseError } from '@uncle-rpc/chain'
 //
 // KEYS[1]  the key's base name, e.g. `uncle-rpc:<database>:rl:<key id>`
 // ARGV     requests per second, requests per day, tokens wanted, tokens given back (unused from
-//          the caller's previous lease), the Redis second of that lease
+//          the caller's previous lease), the Redis second of that lease, the day's count to start
+//          from when Redis has none (-1: unknown, ask me)
 // returns  { tokens granted, used this second, used today, ms left in the second,
-//            s left in the day, this second }
+//            s left in the day, this second }; tokens granted is -1 when Redis has no count for
+//          the day and none was given (Redis lost its data, or the day just began): the caller
+//          reads the day's count from usage_daily and calls again with it.
 // Given-back tokens are subtracted from the windows they were taken from, if still current.
 export const rateLimitLua = `
 local t = redis.call('TIME')
@@ -24,6 +27,11 @@ local daily = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local back = tonumber(ARGV[4])
 local back_second = tonumber(ARGV[5])
+local seed = tonumber(ARGV[6])
+if redis.call('EXISTS', dkey) == 0 then
+  if seed < 0 then return { -1, 0, 0, 1000 - math.floor(usec / 1000), left_in_day, now } end
+  redis.call('SET', dkey, seed, 'EX', left_in_day + 3600)
+end
 if back > 0 then
   if back_second == now then redis.call('DECRBY', skey, back) end
   if math.floor(back_second / 86400) == day then redis.call('DECRBY', dkey, back) end
@@ -40,6 +48,7 @@ return { grant, used + grant, used_day + grant, 1000 - math.floor(usec / 1000), 
 
 /** The script's reply, decoded. */
 export type RateLimitReply = {
+  /** -1: Redis has no count for the day; call again with it. */
   granted: number
   used: number
   usedToday: number
@@ -50,7 +59,7 @@ export type RateLimitReply = {
 
 /** Decodes the script's reply (throws on an unexpected shape). */
 export function decodeRateLimitReply(reply: unknown): RateLimitReply {
-  if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number'))
+  if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number') || (reply[0] as number) < -1)
     throw new BaseError('unexpected reply from the rate limit script')
   const [granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second] = reply as number[] as [number, number, number, number, number, number]
   return { granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second }
@@ -63,4 +72,9 @@ export function decodeRateLimitReply(reply: unknown): RateLimitReply {
  */
 export function leaseSize(requestsPerSecond: number, requestsPerDay: number): number {
   return Math.floor(Math.min(requestsPerSecond / 10, requestsPerDay / 1000))
+}
+
+/** The UTC day (`YYYY-MM-DD`) of a Redis second. */
+export function dayOfSecond(second: number): string {
+  return new Date(second * 1000).toISOString().slice(0, 10)
 }

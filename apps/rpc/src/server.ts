@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addUsage, type Db } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './answer.js'
 import { createApp, finishApp } from './app.js'
@@ -20,6 +20,7 @@ import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter }
 import { createReadiness } from './readiness.js'
 import { createBlockKnown, createDbKeyStore, createFindUncle, primaryReads, type ReadSource } from './store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
+import { createHourlyUsageRecorder, type HourlyUsageRecorder, type HourlyUsageStore } from './usageHourly.js'
 import { attachWebSocket } from './ws.js'
 
 export type RpcServerDeps = {
@@ -35,6 +36,8 @@ export type RpcServerDeps = {
   blockKnown?: BlockKnown | undefined
   /** Default: addUsage on `db` (usage_daily). */
   usageStore?: UsageStore | undefined
+  /** Default: usage_hourly on `db`, rows kept 35 days. */
+  hourlyUsageStore?: HourlyUsageStore | undefined
   /** Prometheus metrics (metrics.ts); absent = off. */
   metrics?: RpcMetrics | undefined
 }
@@ -53,7 +56,7 @@ export type RpcServerOptions = {
   dbDeadlineMs?: number | undefined
   /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
   partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
-  /** How often usage is written to usage_daily. Default 5 s. */
+  /** How often usage is written to usage_daily. Default 500 ms (usage.ts: what a crash may lose). */
   usageFlushMs?: number | undefined
 }
 
@@ -63,12 +66,17 @@ export type RpcServer = {
   auth: Auth
   heads: HeadTracker
   usage: UsageRecorder
+  hourly: HourlyUsageRecorder
   limiter: RateLimiter | undefined
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
   listen(port: number, host: string): Promise<AddressInfo>
-  /** Stops accepting, closes WebSockets and idle connections (busy ones after 5 s), flushes key usage, closes Redis. Does not close `db`. */
+  /**
+   * Stops accepting, closes WebSockets, answers requests in flight with Connection: close, closes
+   * idle keep-alive connections after 500 ms (busy ones are cut after 5 s), flushes key usage,
+   * closes Redis. Does not close `db`.
+   */
   close(): Promise<void>
 }
 
@@ -118,9 +126,22 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const partners = new Map<string, Partner>()
   for (const network of options.networks)
     if (network.partnerUrl !== undefined) partners.set(network.name, createPartner({ logger }, { ...options.partner, url: network.partnerUrl, name: network.name }))
-  const limiter = options.rateLimits === undefined ? undefined : createRateLimiter({ logger }, options.rateLimits)
+  const limiter =
+    options.rateLimits === undefined
+      ? undefined
+      : createRateLimiter({ logger, admittedOnDay: (keyId, day) => admittedOnDay(db, { keyId, day }) }, options.rateLimits)
   const usage = createUsageRecorder(
     { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
+    { flushIntervalMs: options.usageFlushMs },
+  )
+  const hourly = createHourlyUsageRecorder(
+    {
+      store: deps.hourlyUsageStore ?? {
+        add: (deltas) => addHourlyUsage(db, deltas),
+        prune: async () => void (await pruneHourlyUsage(db, { days: 35 })),
+      },
+      logger,
+    },
     { flushIntervalMs: options.usageFlushMs },
   )
   const answerDeps = {
@@ -129,6 +150,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
+    hourly,
     limits,
   }
   const { metrics } = deps
@@ -139,12 +161,26 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const replicas = reads?.states === undefined ? undefined : () => reads.states?.() ?? []
   const readiness = createReadiness({ heads, limiter, partners, replicas, logger })
   const app = createApp({ readiness })
-  const server = createServer()
+  const server = createServer({
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: Math.min(60_000, limits.requestTimeoutMs),
+    // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
+    connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
+  })
   const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, app, server)
   metrics?.watch({ partners, wsConnections: ws.connections, cacheEntries: () => cache.size })
   finishApp(app, logger)
   const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
+  // Answers not yet sent; while closing each one ends its keep-alive connection (Connection: close).
+  const unanswered = new Set<ServerResponse>()
+  let closing = false
   server.on('request', (req, res) => {
+    if (closing) res.shouldKeepAlive = false
+    else {
+      unanswered.add(res)
+      res.once('finish', () => unanswered.delete(res))
+      res.once('close', () => unanswered.delete(res))
+    }
     if (!rpc(req, res)) app(req, res)
   })
 
@@ -154,6 +190,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     auth,
     heads,
     usage,
+    hourly,
     limiter,
     partners,
     async listen(port, host) {
@@ -175,15 +212,25 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     },
     async close() {
       heads.stop()
+      closing = true
+      for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
       await ws.close()
       await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeIdleConnections()
-        // Note: requests still running get 5 s to finish; then their connections are cut.
-        setTimeout(() => server.closeAllConnections(), 5000).unref()
+        // Note: net's close, not http's: http's closes idle keep-alive connections at once, racing
+        // clients that are sending their next request on them. Here a request arriving in the first
+        // 500 ms is answered with Connection: close; connections still idle then are closed.
+        NetServer.prototype.close.call(server, () => resolve())
+        const idle = setTimeout(() => server.closeIdleConnections(), 500)
+        // Requests still running get 5 s to finish; then their connections are cut.
+        const cut = setTimeout(() => server.closeAllConnections(), 5000)
+        idle.unref()
+        cut.unref()
       })
+      // Note: http's close as well, for its timeout timer (the listening socket is closed already).
+      server.close(() => undefined)
       await auth.stop()
       await usage.stop()
+      await hourly.stop()
       await limiter?.close()
     },
   }

@@ -1,5 +1,6 @@
 import { blockKnown, type Db, findKeyPolicy, getUncle, type KeyPolicyRow, listKeyPolicies, type ReplicaState, touchApiKeys } from '@uncle-rpc/db'
 import type { KeyRecord, KeyStore } from './auth.js'
+import { compileKeyAccess } from './keyAccess.js'
 import type { BlockKnown, FindUncle } from './methods/eth_getUncleByBlockHashAndIndex.js'
 
 /** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas, which also reports their `states` for /ready). */
@@ -25,9 +26,16 @@ export function createBlockKnown(source: ReadSource): BlockKnown {
   return (params) => source.read((db) => blockKnown(db, params))
 }
 
-/** API keys from the api_keys table, with the limits of their plan (plans) unless overridden. */
+/**
+ * API keys from the api_keys table, with the limits of their plan (plans) unless overridden, and
+ * their restrictions compiled once per load (keyAccess.ts).
+ */
 export function createDbKeyStore(db: Db): KeyStore {
-  const record = ({ revokedAt, ...row }: KeyPolicyRow): KeyRecord => ({ ...row, revoked: revokedAt !== null })
+  const record = ({ revokedAt, networks, allowedOrigins, allowedUserAgents, secretHash, ...row }: KeyPolicyRow): KeyRecord => ({
+    ...row,
+    revoked: revokedAt !== null,
+    access: compileKeyAccess({ networks, allowedOrigins, allowedUserAgents, secretHash }),
+  })
   return {
     async find(keyHash) {
       const row = await findKeyPolicy(db, { keyHash })

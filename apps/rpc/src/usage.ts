@@ -14,8 +14,14 @@ export type UsageRecorder = {
   stop(): Promise<void>
 }
 
+/**
+ * Default flush period. A SIGKILL loses what was counted since the last write that committed: at
+ * most two periods (the one being written and the one being counted), so 1 s of traffic.
+ */
+export const defaultUsageFlushMs = 500
+
 export type CreateUsageRecorderParameters = {
-  /** Default 5 s. */
+  /** Default {@link defaultUsageFlushMs}. */
   flushIntervalMs?: number | undefined
   /** Most key-days kept while the database is unreachable; beyond it the oldest counts are dropped (and logged). Default 100,000. */
   maxPending?: number | undefined
@@ -29,7 +35,7 @@ const dayMs = 86_400_000
  * is counted in the day it arrived, even when the flush happens after midnight.
  */
 export function createUsageRecorder({ store, logger }: { store: UsageStore; logger: Logger }, parameters: CreateUsageRecorderParameters = {}): UsageRecorder {
-  const { flushIntervalMs = 5000, maxPending = 100_000 } = parameters
+  const { flushIntervalMs = defaultUsageFlushMs, maxPending = 100_000 } = parameters
   let day = ''
   let nextDayAt = 0
   // Invariant: `today` holds counts of `day` only; counts of earlier days wait in `pending`.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Express } from 'express'
@@ -6,6 +7,7 @@ import expressWs from 'express-ws'
 import type WebSocket from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from './auth.js'
+import { type AccessRequest, accessAllowed, rejectedBody } from './keyAccess.js'
 import { type RpcLimits, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
@@ -14,12 +16,12 @@ export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; li
 const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 const jsonHeaders = { 'Content-Type': 'application/json' }
 type Refusal = { status: number; body: string }
-type Accepted = { network: ServedNetwork; keyHash: Hex; key: string }
+type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
 
 /**
- * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key and
- * network are checked in ws's verifyClient, so a bad one is refused with an HTTP status before the
- * handshake. Each message goes through answer() (rate limits, failover by key setting — there are
+ * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` through express-ws. The key,
+ * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
+ * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
 export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void>; connections: () => number } {
@@ -27,6 +29,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: transportErrorBody(-32601, 'not found: WebSocket endpoints are /ws/v3/<API_KEY>') }
+  const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
     body: transportErrorBody(-32005, `too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`),
@@ -40,8 +43,11 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     if ('unknown' in network) return { status: 404, body: resolver.unknownBody(network.unknown) }
     const result = await auth.authenticate(match[2])
     if (!result.ok) return result
+    const { origin, authorization } = req.headers
+    const request: AccessRequest = { network: network.name, origin, userAgent: req.headers['user-agent'], authorization }
+    if (result.key.access !== undefined && !accessAllowed(result.key.access, request)) return rejected
     if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
-    return { network, keyHash: result.key.keyHash, key: match[2]! }
+    return { network, keyHash: result.key.keyHash, key: match[2]!, request }
   }
 
   const instance = expressWs(app, server, {
@@ -72,7 +78,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   function onConnection(ws: WebSocket, req: IncomingMessage) {
     const state = accepted.get(req)
     if (state === undefined) return ws.close(1011)
-    const { keyHash, network, key } = state
+    const { keyHash, network, key, request } = state
     connections.set(keyHash, (connections.get(keyHash) ?? 0) + 1)
     lastSeen.set(ws, Date.now())
     ws.on('close', () => {
@@ -83,8 +89,11 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
     // Note: ws reports protocol violations (e.g. a message over maxPayload) here, then closes.
     ws.on('error', (error) => logger.debug({ msg: 'WebSocket error', error: error.message }))
     ws.on('pong', () => awaitingPong.delete(ws))
+    const flow = createFlowControl(ws, limits, logger)
+    ws.on('close', () => flow.closed())
     ws.on('message', (data) => {
       lastSeen.set(ws, Date.now())
+      flow.started()
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
       Promise.resolve(auth.authenticate(key))
@@ -94,14 +103,24 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
             ws.close(1008, 'invalid project id')
             return undefined
           }
+          // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
+          if (checked.key.access !== undefined && !accessAllowed(checked.key.access, request)) {
+            if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
+            ws.close(1008, 'rejected due to project ID settings')
+            return undefined
+          }
           return answer(text, checked.key, network, false)
         })
         .then(
           (outcome) => {
             // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
+            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body, flow.sent)
+            flow.answered()
           },
-          (error: unknown) => logger.error({ msg: 'WebSocket message failed', error: (error as Error).message }),
+          (error: unknown) => {
+            flow.answered()
+            logger.error({ msg: 'WebSocket message failed', error: (error as Error).message })
+          },
         )
     })
   }
@@ -137,5 +156,58 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
         for (const ws of wss.clients) ws.close(1001, 'server shutting down')
         wss.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * Backpressure for one WebSocket: while more than `wsMaxInFlight` of its messages are being
+ * answered, or more than `wsMaxQueuedBytes` of answers wait for the client to take them, the
+ * socket is not read (TCP then pushes back on the client). Held like this for `wsStalledCloseMs`
+ * it is closed with 1013 and, as a client that does not read cannot take the close frame either,
+ * dropped a second later. So one connection holds at most about in-flight × largest answer plus
+ * the queued bytes, and all of it is freed when it goes.
+ */
+function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
+  // Note: ws 7 (express-ws's) has no pause(); its receiver reads from this socket.
+  const socket = (ws as unknown as { _socket: Socket })._socket
+  let inFlight = 0
+  let paused = false
+  let stall: NodeJS.Timeout | undefined
+  let drop: NodeJS.Timeout | undefined
+
+  const check = () => {
+    const over = inFlight >= limits.wsMaxInFlight || ws.bufferedAmount >= limits.wsMaxQueuedBytes
+    if (over && !paused && ws.readyState === ws.OPEN) {
+      paused = true
+      socket.pause()
+      stall = setTimeout(() => {
+        logger.warn({ msg: 'WebSocket closed: the client does not take its answers', in_flight: inFlight, queued_bytes: ws.bufferedAmount })
+        ws.close(1013, 'too many answers waiting: read them or send fewer requests')
+        drop = setTimeout(() => ws.terminate(), 1000)
+      }, limits.wsStalledCloseMs)
+    } else if (!over && paused) {
+      paused = false
+      clearTimeout(stall)
+      socket.resume()
+    }
+  }
+  socket.on('drain', check)
+
+  return {
+    started() {
+      inFlight++
+      check()
+    },
+    answered() {
+      inFlight--
+      check()
+    },
+    /** ws.send's callback: the answer left the queue. */
+    sent: () => check(),
+    closed() {
+      clearTimeout(stall)
+      clearTimeout(drop)
+      socket.off('drain', check)
+    },
   }
 }

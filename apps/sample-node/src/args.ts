@@ -7,7 +7,7 @@ export type SampleNodeConfig = {
   source:
     | { kind: 'era1'; paths: string[]; chainId: bigint | undefined }
     | { kind: 'synthetic'; blocks: number; seed: number; londonAt: number | undefined; chainId: bigint }
-  live: { blockTimeMs: number; reorgRate: number; reorgDepth: number; stopAfter: number | undefined } | undefined
+  live: { blockTimeMs: number; reorgRate: number; reorgDepth: number; burst: number; stopAfter: number | undefined } | undefined
   faults: FaultOptions
   tamperBlock: bigint | undefined
   maxBatchSize: number
@@ -30,13 +30,17 @@ export const maxReorgDepth = 31
 
 export const usage = `Usage: uncle-rpc sample-node [flags]
 
-A geth-compatible JSON-RPC archive node (HTTP, batches) for development and tests: answers
+A geth-compatible JSON-RPC archive node (HTTP and WebSocket on one port, batches) for development
+and tests: answers
 eth_chainId, net_version, eth_blockNumber, eth_getBlockByNumber/ByHash, eth_getUncleBy*AndIndex
 and eth_getUncleCountBy* from era1 archives or from a generated chain, byte-for-byte as geth v1.13
 (blocks carry totalDifficulty, uncles do not; each body ends with "\\n" as geth ≤ v1.17.3).
 Blocks list transaction hashes for fullTx false and true alike (no transaction bodies are served).
 Unknown block, number or index → null; other methods → -32601. Block tags: latest and pending =
 head, safe = head − 32, finalized = head − 64, earliest = 0.
+WebSocket (ws://HOST:PORT, as geth --ws): the same methods, plus eth_subscribe/eth_unsubscribe
+for "newHeads"; one notification per new head the node announces (a burst or a reorg: the new
+head only, as geth), so a subscriber must fetch what lies between by number.
 
 Chain (default: --synthetic ${defaultSyntheticBlocks} --seed 1):
   --chain <path>              era1 file, or a directory of them (repeatable); verified at startup,
@@ -53,8 +57,10 @@ Live chain (synthetic only):
   --reorg-rate <p>            probability per new block of a reorg (default 0)
   --reorg-depth <n>           replace 1 … n blocks in a reorg (default 3, at most ${maxReorgDepth}); replaced
                               blocks stay answerable by hash (the last 10,000)
-  --stop-after <blocks>       stop producing after this many new blocks (reorgs count as one); then
-                              log "live chain stopped at head N" and keep serving
+  --burst <n>                 add n blocks at each block time, announced as one new head (as geth
+                              importing several blocks at once); default 1
+  --stop-after <ticks>        stop producing after this many block times (a reorg counts as one);
+                              then log "live chain stopped at head N" and keep serving
 
 Faults (per HTTP request):
   --fault-error-rate <p>      HTTP 500/502/503 or JSON-RPC -32000 with probability p
@@ -107,6 +113,7 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
         'reorg-rate': { type: 'string' },
         'reorg-depth': { type: 'string' },
         'stop-after': { type: 'string' },
+        burst: { type: 'string' },
         'fault-error-rate': { type: 'string' },
         'fault-latency-ms': { type: 'string' },
         'fault-rate-limit': { type: 'string' },
@@ -143,8 +150,9 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
   const reorgRate = probability('reorg-rate', str('reorg-rate'))
   const reorgDepth = integer('reorg-depth', str('reorg-depth'), 1, maxReorgDepth)
   const stopAfter = integer('stop-after', str('stop-after'), 1)
-  if (blockTimeMs === undefined && (reorgRate !== undefined || reorgDepth !== undefined || stopAfter !== undefined))
-    throw new UsageError('--reorg-rate, --reorg-depth and --stop-after need --block-time (reorgs come with new blocks)')
+  const burst = integer('burst', str('burst'), 1, 1000)
+  if (blockTimeMs === undefined && (reorgRate !== undefined || reorgDepth !== undefined || stopAfter !== undefined || burst !== undefined))
+    throw new UsageError('--reorg-rate, --reorg-depth, --burst and --stop-after need --block-time (reorgs come with new blocks)')
   if (blockTimeMs !== undefined && source.kind !== 'synthetic') throw new UsageError('--block-time needs a synthetic chain')
   const latencyText = str('fault-latency-ms')
   const latencyMs = latencyText === undefined ? undefined : parseLatencyRange(latencyText)
@@ -154,7 +162,7 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
   return {
     source,
     live:
-      blockTimeMs === undefined ? undefined : { blockTimeMs, reorgRate: reorgRate ?? 0, reorgDepth: reorgDepth ?? 3, stopAfter },
+      blockTimeMs === undefined ? undefined : { blockTimeMs, reorgRate: reorgRate ?? 0, reorgDepth: reorgDepth ?? 3, burst: burst ?? 1, stopAfter },
     faults: {
       errorRate: probability('fault-error-rate', str('fault-error-rate')),
       latencyMs,

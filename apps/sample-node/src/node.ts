@@ -1,14 +1,16 @@
+import { toRpcHeaderFields } from '@uncle-rpc/chain'
 import type { SampleNodeConfig } from './args.js'
 import { createFaults, hasFaults } from './faults.js'
 import { createMethods } from './methods.js'
 import { createSampleNodeServer } from './server.js'
+import { attachWebSocket } from './webSocket.js'
 import type { ChainSource } from './sources/chainSource.js'
 import { createEra1Source } from './sources/era1Source.js'
 import { type LiveChainEvent, startLiveChain } from './sources/liveChain.js'
 import { createSyntheticChain } from './sources/synthetic/syntheticChain.js'
 
 export type SampleNode = {
-  /** `http://host:port` */
+  /** `http://host:port` (WebSocket: the same with ws://) */
   url: string
   chain: ChainSource
   /** The startup line's text after "listening on": `http://… (chain: …, chainId N)`. */
@@ -28,6 +30,8 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
   const { source } = config
   let chain: ChainSource
   let live: { stop(): void } | undefined
+  // Note: the live chain announces through the WebSocket, which needs the server made below.
+  const announce = { head: () => {} }
   if (source.kind === 'era1') {
     chain = await createEra1Source({
       paths: source.paths,
@@ -48,22 +52,37 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
         chain: synthetic,
         seed: source.seed,
         ...config.live,
-        onBlock: hooks.onLiveBlock,
+        onBlock: (event) => {
+          announce.head()
+          hooks.onLiveBlock?.(event)
+        },
         onStop: (head) => log(`live chain stopped at head ${head} after ${config.live?.stopAfter} new blocks`),
       })
   }
+  const methods = createMethods({ chain, tamperBlock: config.tamperBlock })
   const server = createSampleNodeServer({
-    methods: createMethods({ chain, tamperBlock: config.tamperBlock }),
+    methods,
     maxBatchSize: config.maxBatchSize,
     faults: hasFaults(config.faults) ? createFaults(config.faults) : undefined,
     onInternalError: (error, correlationId) =>
       log(`internal error ${correlationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   })
+  const ws = attachWebSocket(server.server, {
+    methods,
+    maxBatchSize: config.maxBatchSize,
+    head: () => {
+      const block = chain.blockByNumber(chain.head())
+      return block === undefined ? null : toRpcHeaderFields(block.header)
+    },
+    onInternalError: (error, correlationId) => log(`internal error ${correlationId} (ws): ${error instanceof Error ? error.message : String(error)}`),
+  })
+  announce.head = () => ws.announceHead()
   let address: Awaited<ReturnType<typeof server.listen>>
   try {
     address = await server.listen(config.port, config.host)
   } catch (error) {
     live?.stop()
+    ws.close()
     throw error
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -74,6 +93,7 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
     summary: `${url} (chain: ${chain.description}, chainId ${chain.chainId})`,
     async close() {
       live?.stop()
+      ws.close()
       await server.close()
     },
   }

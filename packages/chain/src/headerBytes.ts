@@ -62,11 +62,18 @@ const scratch: RlpItem = { list: false, start: 0, payloadStart: 0, end: 0 }
 
 /** The domain header of {@link HeaderBytes} (one hex or bigint conversion per field). */
 export function headerFromBytes(header: HeaderBytes): HashedHeader {
+  const { rlp, fields } = header
+  // Note: one Buffer over the RLP, sliced to hex per field, instead of a Buffer view per field.
+  const buffer = Buffer.from(rlp.buffer, rlp.byteOffset, rlp.length)
   const result: Record<string, unknown> = {}
-  const { fields } = header
   for (let i = 0; i < fields.length; i++) {
     const [name, kind] = headerFields[i]!
-    result[name] = kind === 'quantity' ? bytesToBigInt(fields[i]!) : bytesToHexString(fields[i]!)
+    const field = fields[i]!
+    if (kind === 'quantity') result[name] = bytesToBigInt(field)
+    else {
+      const start = field.byteOffset - rlp.byteOffset
+      result[name] = `0x${buffer.toString('hex', start, start + field.length)}`
+    }
   }
   result.hash = bytesToHexString(header.hash)
   return result as HashedHeader

@@ -18,7 +18,7 @@ export { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, tou
 export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './queries/plans.js'
 export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './queries/plans.js'
 export type { UsageDelta, UsageRow } from './queries/usage.js'
-export { addUsage, listUsage } from './queries/usage.js'
+export { addUsage, admittedOnDay, listUsage } from './queries/usage.js'
 export { blockKnown } from './queries/blockKnown.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
@@ -48,16 +48,49 @@ export { countUncles, getUncle } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export type { ApiKeyPlan } from './schema.js'
 export {
+  accounts,
   apiKeyPlans,
   apiKeys,
   blocks,
   blocksHex,
   era1Refusals,
   indexedRanges,
+  maxAllowlistEntries,
   networks,
+  operatorEmail,
   plans,
   reorgs,
+  sessions,
   uncles,
   unclesHex,
+  upgradeRequests,
   usageDaily,
+  usageHourly,
 } from './schema.js'
+export type { AccountRow, SessionRow, UpgradeRequestRow } from './queries/accounts.js'
+export {
+  deleteExpiredSessions,
+  deleteSession,
+  findAccountByEmail,
+  findSession,
+  insertAccount,
+  insertSession,
+  insertUpgradeRequest,
+  listAccounts,
+  listUpgradeRequests,
+  normalizeEmail,
+  setAccountDisabled,
+  setAccountPlan,
+} from './queries/accounts.js'
+export type { AccountKeyRow, KeySettingsPatch } from './queries/accountKeys.js'
+export {
+  copyKeySettings,
+  findAccountKey,
+  keySettingsForCopy,
+  listAccountKeys,
+  revokeAccountKey,
+  setAccountKeySecret,
+  updateAccountKey,
+} from './queries/accountKeys.js'
+export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './queries/usageHourly.js'
+export { accountDailyUsage, accountHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'

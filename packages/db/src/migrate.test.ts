@@ -31,6 +31,7 @@ describe('migrateDatabase', () => {
        where nspname = 'public' and relkind in ('r', 'v') order by relname`,
     )
     expect(relations.map((r) => `${r.relname}:${r.relkind}`)).toEqual([
+      'accounts:r',
       'api_keys:r',
       'blocks:r',
       'blocks_hex:v',
@@ -39,9 +40,12 @@ describe('migrateDatabase', () => {
       'networks:r',
       'plans:r',
       'reorgs:r',
+      'sessions:r',
       'uncles:r',
       'uncles_hex:v',
+      'upgrade_requests:r',
       'usage_daily:r',
+      'usage_hourly:r',
     ])
   })
 

@@ -166,6 +166,72 @@ export const plans = pgTable(
 )
 
 /**
+ * Developer accounts of the dashboard. Keys belong to an account; the account's plan is the plan
+ * of the keys made in the dashboard (`accounts set-plan` moves the account and all its keys).
+ * Migration 0004 made the operator account (no password: it cannot sign in) for the CLI's keys.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Lowercased and trimmed. */
+    email: text('email').notNull(),
+    /** `scrypt$N$r$p$salt$hash` (base64url); null = cannot sign in. */
+    passwordHash: text('password_hash'),
+    plan: text('plan').$type<ApiKeyPlan>().notNull().default('core'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A disabled account cannot sign in and its keys are refused as revoked. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('accounts_email_key').on(t.email),
+    foreignKey({ columns: [t.plan], foreignColumns: [plans.name], name: 'accounts_plan_plans_fk' }),
+  ],
+)
+
+/** The email of the operator account that holds the keys made with `uncle-rpc keys create`. */
+export const operatorEmail = 'operator@uncle-rpc.invalid'
+
+/** Dashboard sign-in sessions, server-side: the cookie carries a random token, only its sha256 is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: bytea('token_hash').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Sent back in the X-CSRF-Token header on every state change. */
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_account_id_idx').on(t.accountId), index('sessions_expires_at_idx').on(t.expiresAt)],
+)
+
+/** "Upgrade to Growth" / "Contact sales for Custom" from the dashboard; the operator grants with `accounts set-plan`. */
+export const upgradeRequests = pgTable(
+  'upgrade_requests',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    plan: text('plan').$type<ApiKeyPlan>().notNull(),
+    message: text('message'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the account was moved to the plan asked for (or a higher one). */
+    grantedAt: timestamp('granted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('upgrade_requests_account_id_idx').on(t.accountId),
+    check('upgrade_requests_plan_check', sql`${t.plan} in ('growth', 'custom')`),
+  ],
+)
+
+/** Most entries per kind in a key's allowlists (Infura's limit). */
+export const maxAllowlistEntries = 30
+
+/**
  * API keys of the RPC service. Only the sha256 of a key is stored (the key is shown once, when
  * created); `prefix` (its first 8 characters) lets people tell keys apart. Revoked keys stay.
  */
@@ -187,9 +253,29 @@ export const apiKeys = pgTable(
     batchLimit: integer('batch_limit'),
     /** Failover forwarding on for every request of the key (only effective if the plan allows it). */
     failover: boolean('failover').notNull().default(false),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** Networks the key may call; null = every network. */
+    networks: text('networks').array(),
+    /** Allowed `Origin`s (empty = any): `https://app.example.com`, `app.example.com`, `*.example.com`. */
+    allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
+    /** Allowed `User-Agent`s (empty = any): an entry matches when the header contains it. */
+    allowedUserAgents: text('allowed_user_agents').array().notNull().default(sql`'{}'::text[]`),
+    /** sha256 of the key's secret; set = every request must send it (HTTP Basic, empty user). */
+    secretHash: bytea('secret_hash'),
+    /** The developer's own caps (dashboard), applied under the plan's limits; null = none. */
+    rpsCap: integer('rps_cap'),
+    dailyCap: bigint('daily_cap', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_account_id_idx').on(t.accountId),
+    check(
+      'api_keys_allowlists_check',
+      sql`cardinality(${t.allowedOrigins}) <= 30 and cardinality(${t.allowedUserAgents}) <= 30 and coalesce(cardinality(${t.networks}), 0) <= 30`,
+    ),
+    check('api_keys_caps_check', sql`coalesce(${t.rpsCap}, 1) > 0 and coalesce(${t.dailyCap}, 1) > 0`),
     // Note: keep in step with apiKeyPlans (a test checks that they agree).
     check('api_keys_plan_check', sql`${t.plan} in ('core', 'developer', 'team', 'growth', 'custom')`),
     check(
@@ -221,6 +307,26 @@ export const usageDaily = pgTable(
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+)
+
+/**
+ * Usage per key, network and UTC hour (the dashboard's hourly and per-network views), written
+ * like usage_daily; rows older than 35 days are deleted by the RPC service.
+ */
+export const usageHourly = pgTable(
+  'usage_hourly',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    network: text('network').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    errors: bigint('errors', { mode: 'number' }).notNull().default(0),
+    forwarded: bigint('forwarded', { mode: 'number' }).notNull().default(0),
+    rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.hour, t.network] }), index('usage_hourly_hour_idx').on(t.hour)],
 )
 
 /**

@@ -20,8 +20,8 @@ describe('npm start', () => {
     await database.drop()
   })
 
-  test('default: starts everything, readable lines and a live status line (no raw JSON), a curl whose answer is a real uncle, stops cleanly on Ctrl-C', async () => {
-    const child = spawn('script', ['-qfec', 'npm start -- --port 0 --node-port 0', '/dev/null'], {
+  test('default: starts everything, readable lines and a live status line (no raw JSON), a curl whose answer is a real uncle, the dashboard, stops cleanly on Ctrl-C', async () => {
+    const child = spawn('script', ['-qfec', 'npm start -- --port 0 --node-port 0 --dashboard-port 0', '/dev/null'], {
       cwd: repositoryRoot,
       env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: '' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -46,6 +46,12 @@ describe('npm start', () => {
       expect(plain(out)).toMatch(/^\d\d:\d\d:\d\d INFO {2}rpc +rpc listening port=\d+/m)
       expect(plain(out)).toMatch(/^mainnet {2}\[[█░]{20}\] +\d+% {2}[\d,]+ \/ [\d,]+ {2}[\d,.]+ blocks\/s {2}ETA \S+ {2}[\d,.]+ req\/s$/m)
       expect(plain(out).split('\n').filter((line) => line.trimStart().startsWith('{'))).toEqual([])
+      expect(plain(out)).toMatch(/^ {2}WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/\S+$/m)
+      const dashboard = /^ {2}Dashboard {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(plain(out))?.[1]
+      expect(dashboard, plain(out)).toBeDefined()
+      const page = await fetch(`${dashboard}/`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('<title>uncle-rpc dashboard</title>')
       const [, body = '', url = ''] = curl as RegExpExecArray
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(response.status).toBe(200)

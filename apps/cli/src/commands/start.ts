@@ -13,16 +13,18 @@ import { type Child, startChild, stopChildren } from '../supervisor.js'
 const usage = `Usage: uncle-rpc start [--config <file>] [--port <p>]   (npm start)
 
 Starts the whole system on one machine: applies migrations, starts the bundled sample node on
-a synthetic chain (only when no config names real upstreams), the indexer and the RPC server,
-creates a demo API key, and prints the HTTP and WebSocket URLs with a ready curl command.
+a synthetic chain (only when no config names real upstreams), the indexer, the RPC server and
+the developer dashboard (open sign-up, on 127.0.0.1), creates a demo API key, and prints the
+HTTP and WebSocket URLs with a ready curl command and the dashboard's URL.
 On a terminal, logs are readable lines and one live line per network shows indexed / target,
 blocks/s, ETA and requests/s (the indexer's and the rpc's metrics); otherwise, or with
 --log-format json, logs are JSON lines. Ctrl-C stops everything.
 
 Flags:
-  --config <file>   networks config (JSON); default $UNCLE_RPC_CONFIG, else the demo network
-  --port <n>        RPC port (default 8545; 0 = any free port)
-  --node-port <n>   sample node port (default 8546; 0 = any free port)
+  --config <file>        networks config (JSON); default $UNCLE_RPC_CONFIG, else the demo network
+  --port <n>             RPC port (default 8545; 0 = any free port)
+  --node-port <n>        sample node port (default 8546; 0 = any free port)
+  --dashboard-port <n>   dashboard port (default 8547; 0 = any free port)
   -h, --help
 
 Needs PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL) running.
@@ -98,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       config: { type: 'string' },
       port: { type: 'string', default: '8545' },
       'node-port': { type: 'string', default: new URL(demoSampleNodeUrl).port },
+      'dashboard-port': { type: 'string', default: '8547' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -155,6 +158,14 @@ export async function run(argv: string[]): Promise<number> {
     children.push(indexer, rpc)
     const listening = await untilStopped(rpc.waitForLine(/^rpc listening on http:\/\/(\S+?)\/v3\/<API_KEY>/m))
     const base = listening[1] as string
+    const dashboard = startChild(
+      'dashboard',
+      ['dashboard', '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
+      childEnv,
+      onLogLine,
+    )
+    children.push(dashboard)
+    const dashboardUrl = (await untilStopped(dashboard.waitForLine(/^dashboard listening on (http:\/\/\S+)/m)))[1] as string
     const metrics = {
       rpc: (await untilStopped(rpc.waitForLine(/^rpc metrics on (\S+)/m)))[1] as string,
       indexer: (await untilStopped(indexer.waitForLine(/^indexer metrics on (\S+)/m)))[1] as string,
@@ -182,6 +193,7 @@ export async function run(argv: string[]): Promise<number> {
           `  HTTP       http://${base}/v3/${key}`,
           `  WebSocket  ws://${base}/ws/v3/${key}`,
           `  demo key   ${key} (plan growth; manage keys with: npx uncle-rpc keys list)`,
+          `  Dashboard  ${dashboardUrl}  (sign up, create keys, see usage)`,
           '',
           `An uncle of block ${uncle.blockNumber}:`,
           `  curl -s -X POST -H 'Content-Type: application/json' --data '${body}' http://${base}/v3/${key}`,

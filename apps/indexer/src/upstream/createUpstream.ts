@@ -1,9 +1,8 @@
 import { BaseError, type Hex } from '@uncle-rpc/chain'
-import { createClient, http } from 'viem'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
 import { type BatchOutcome, sendHttpBatch } from './httpBatch.js'
-import { createWebSocketLink } from './webSocketLink.js'
+import { createWebSocketLink, type NewHeadsHandlers } from './webSocketLink.js'
 
 /** The upstream node kept failing (after retries), or answered something that cannot be right. */
 export class UpstreamError extends BaseError {
@@ -38,10 +37,10 @@ export type Upstream = {
   chainId(): Promise<bigint>
   blockNumber(): Promise<bigint>
   /**
-   * ws(s):// nodes only: calls `onHead` for each `newHeads` notification; resolves to the
+   * ws(s):// nodes only: keeps a `newHeads` subscription up (NewHeadsHandlers); resolves to the
    * unsubscribe function. Undefined for HTTP nodes (poll instead).
    */
-  subscribeNewHeads?: (onHead: () => void, onError: (error: Error) => void) => Promise<() => Promise<void>>
+  subscribeNewHeads?: (handlers: NewHeadsHandlers) => Promise<() => Promise<void>>
   /** Closes the WebSocket, if any (HTTP needs nothing). */
   close(): Promise<void>
   readonly governor: Governor
@@ -63,18 +62,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off. Over a
   // WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
   const link = isWebSocketUrl(options.url) ? createWebSocketLink(options.url, timeout) : undefined
-  const client = createClient({ transport: link?.transport ?? http(options.url, { batch: { batchSize }, retryCount: 0, timeout }) })
-  const request = client.request as unknown as (request: UpstreamRequest) => Promise<unknown>
-  const send = link
-    ? async (r: UpstreamRequest) => {
-        await link.open()
-        return request(r)
-      }
-    : request
-  // Over HTTP a chunk is one raw JSON-RPC batch; over a WebSocket, viem's requests issued at once.
+  // Over HTTP a chunk is one raw JSON-RPC batch; over a WebSocket, its requests all in flight on the socket at once.
   const sendChunk = async (chunk: UpstreamRequest[]): Promise<BatchOutcome[]> => {
     if (!link) return sendHttpBatch(options.url, chunk, timeout)
-    const settled = await Promise.allSettled(chunk.map((r) => send(r)))
+    const settled = await Promise.allSettled(chunk.map((r) => link.request(r.method, r.params)))
     return settled.map((outcome) =>
       outcome.status === 'fulfilled' ? { ok: true, result: outcome.value } : { ok: false, failure: classifyError(outcome.reason) },
     )

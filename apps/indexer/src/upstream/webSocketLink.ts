@@ -1,66 +1,165 @@
-import { webSocket } from 'viem'
-import { WebSocket as WsWebSocket } from 'ws'
+import { RpcRequestError, SocketClosedError, TimeoutError } from 'viem'
+import { WebSocket } from 'ws'
 
-/** One upstream's WebSocket to a ws(s):// node: viem's transport, plus what it lacks for us. */
+/** What the head follower hears from a newHeads subscription. */
+export type NewHeadsHandlers = {
+  /** A notification arrived: something changed at the head (a trigger; its content is not used). */
+  onHead: () => void
+  /** The subscription is (again) in place, after the first subscribe and after every reconnect. */
+  onSubscribed: () => void
+  /** The socket closed or subscribing failed; the link keeps reconnecting. */
+  onError: (error: Error) => void
+}
+
+/** One upstream's WebSocket to a ws(s):// node: JSON-RPC requests and a newHeads subscription. */
 export type WebSocketLink = {
-  transport: ReturnType<typeof webSocket>
-  /** Resolves once this link's socket is open (opening it on first use). */
-  open(): Promise<void>
-  subscribeNewHeads(onHead: () => void, onError: (error: Error) => void): Promise<() => Promise<void>>
-  /** Closes the socket, if one was opened. */
+  request(method: string, params: unknown[]): Promise<unknown>
+  /** Keeps a newHeads subscription up (reconnecting with back-off) until the returned function is called. */
+  subscribeNewHeads(handlers: NewHeadsHandlers): Promise<() => Promise<void>>
+  /** Closes the socket and stops reconnecting. */
   close(): Promise<void>
 }
 
-type SocketClient = { close(): void }
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; body: Record<string, unknown> }
+type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown }; method?: string; params?: { subscription?: unknown } }
 
-// Numbers this process's links, so each gets its own socket (see below).
-let links = 0
+const maxReconnectDelayMs = 5_000
 
 /**
- * A WebSocket link for one upstream. Reconnects forever (1 s apart); subscriptions are renewed
- * on reconnect by viem.
+ * A JSON-RPC client over one WebSocket (the `ws` package), opened on first use and again after a
+ * close: requests in flight when it closes fail with SocketClosedError (callers retry). While a
+ * newHeads subscription is wanted the link reconnects by itself (250 ms doubling to 5 s) and
+ * subscribes again, then tells the subscriber, which must assume it missed heads meanwhile.
+ * Errors are reported to callers, never printed.
  */
 export function createWebSocketLink(url: string, timeoutMs: number): WebSocketLink {
-  // Note: viem's transport takes the global WebSocket (Node 22+), else the `ws` package npm
-  // hoisted, here ws 7, which it cannot construct. On Node 20 ws 8's class becomes the global.
-  const global = globalThis as { WebSocket?: unknown }
-  if (global.WebSocket === undefined) global.WebSocket = WsWebSocket
-  // Note: viem shares one socket among transports with equal options and opens two when two
-  // first requests race, leaking one (the process then never exits). So every link has its own
-  // options (the attempt count, practically infinite either way) and opens its socket once.
-  const transport = webSocket(url, {
-    retryCount: 0,
-    timeout: timeoutMs,
-    reconnect: { attempts: Number.MAX_SAFE_INTEGER - ++links, delay: 1_000 },
-  })
-  const value = transport({ retryCount: 0 }).value as NonNullable<ReturnType<typeof transport>['value']>
-  let opening: Promise<SocketClient> | undefined
+  let socket: WebSocket | undefined
+  let opening: Promise<WebSocket> | undefined
+  let nextId = 1
+  let closed = false
+  const pending = new Map<number, Pending>()
+  // The wanted subscription, its id on the current socket, and the reconnect timer.
+  let heads: NewHeadsHandlers | undefined
+  let subscriptionId: string | undefined
+  let reconnectTimer: NodeJS.Timeout | undefined
+  let reconnectDelayMs = 250
 
-  const open = () => {
-    opening ??= value.getRpcClient().catch((error: unknown) => {
-      opening = undefined
-      throw error
+  const onMessage = (data: unknown) => {
+    let reply: Reply
+    try {
+      reply = JSON.parse(String(data)) as Reply
+    } catch {
+      return
+    }
+    if (reply.method === 'eth_subscription') {
+      if (reply.params?.subscription === subscriptionId) heads?.onHead()
+      return
+    }
+    const waiting = typeof reply.id === 'number' ? pending.get(reply.id) : undefined
+    if (waiting === undefined) return
+    pending.delete(reply.id as number)
+    clearTimeout(waiting.timer)
+    if (reply.error) waiting.reject(new RpcRequestError({ body: waiting.body, error: reply.error, url }))
+    else waiting.resolve(reply.result)
+  }
+
+  const onClose = (from: WebSocket) => {
+    if (socket !== from) return
+    socket = undefined
+    opening = undefined
+    subscriptionId = undefined
+    for (const [id, waiting] of pending) {
+      clearTimeout(waiting.timer)
+      pending.delete(id)
+      waiting.reject(new SocketClosedError({ url }))
+    }
+    if (heads && !closed) {
+      heads.onError(new SocketClosedError({ url }))
+      scheduleReconnect()
+    }
+  }
+
+  const open = (): Promise<WebSocket> => {
+    if (closed) return Promise.reject(new SocketClosedError({ url }))
+    opening ??= new Promise<WebSocket>((resolve, reject) => {
+      const created = new WebSocket(url, { handshakeTimeout: timeoutMs, perMessageDeflate: false })
+      socket = created
+      created.on('message', onMessage)
+      created.once('open', () => resolve(created))
+      created.on('error', (error) => {
+        reject(error)
+        created.terminate()
+      })
+      created.once('close', () => {
+        reject(new SocketClosedError({ url }))
+        onClose(created)
+      })
     })
     return opening
   }
 
+  const request = async (method: string, params: unknown[]): Promise<unknown> => {
+    const ws = await open()
+    const id = nextId++
+    const body = { jsonrpc: '2.0', id, method, params }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id)
+        reject(new TimeoutError({ body, url }))
+      }, timeoutMs)
+      pending.set(id, { resolve, reject, timer, body })
+      ws.send(JSON.stringify(body))
+    })
+  }
+
+  const subscribe = async () => {
+    if (!heads || closed) return
+    try {
+      subscriptionId = String(await request('eth_subscribe', ['newHeads']))
+      reconnectDelayMs = 250
+      heads.onSubscribed()
+    } catch (error) {
+      heads.onError(error as Error)
+      // Note: a socket that opened but refused the subscription is closed, so the retry starts clean.
+      socket?.terminate()
+      scheduleReconnect()
+    }
+  }
+
+  function scheduleReconnect() {
+    if (reconnectTimer || closed || !heads) return
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined
+      void subscribe()
+    }, reconnectDelayMs)
+    reconnectDelayMs = Math.min(maxReconnectDelayMs, reconnectDelayMs * 2)
+  }
+
   return {
-    transport,
-    async open() {
-      await open()
-    },
-    async subscribeNewHeads(onHead, onError) {
-      await open()
-      const { unsubscribe } = await value.subscribe({ params: ['newHeads'], onData: () => onHead(), onError })
+    request,
+    async subscribeNewHeads(handlers) {
+      heads = handlers
+      await subscribe()
       return async () => {
-        await unsubscribe()
+        const id = subscriptionId
+        heads = undefined
+        subscriptionId = undefined
+        clearTimeout(reconnectTimer)
+        reconnectTimer = undefined
+        if (id !== undefined && socket?.readyState === WebSocket.OPEN) await request('eth_unsubscribe', [id]).catch(() => undefined)
       }
     },
     async close() {
-      const current = opening
-      opening = undefined
-      const client = await current?.catch(() => undefined)
-      client?.close()
+      closed = true
+      heads = undefined
+      clearTimeout(reconnectTimer)
+      const current = socket
+      if (current === undefined || current.readyState === WebSocket.CLOSED) return
+      await new Promise<void>((resolve) => {
+        current.once('close', () => resolve())
+        current.close()
+        setTimeout(() => current.terminate(), 1000).unref()
+      })
     },
   }
 }

@@ -10,7 +10,9 @@ export type LiveChainParameters = {
   /** Deepest reorg, in replaced blocks (default 3). */
   reorgDepth?: number | undefined
   seed: number
-  /** Stop producing after this many new blocks (a reorg counts as one); default never. */
+  /** Blocks appended per tick, announced together (a burst, as a node importing several at once). Default 1. */
+  burst?: number | undefined
+  /** Stop producing after this many ticks (a reorg counts as one); default never. */
   stopAfter?: number | undefined
   /** Called after each new block (for logs and tests). */
   onBlock?: ((event: LiveChainEvent) => void) | undefined
@@ -33,8 +35,9 @@ export function liveTick(
 
 /**
  * Keeps producing blocks on top of a synthetic chain, like a live PoW node: every
- * `blockTimeMs` a new head, sometimes on a sibling branch that replaces the last 1…reorgDepth
- * blocks (replaced blocks stay answerable by hash). The sequence is a function of the seed.
+ * `blockTimeMs` a new head (or `burst` new blocks), sometimes on a sibling branch that replaces
+ * the last 1…reorgDepth blocks (replaced blocks stay answerable by hash). The sequence is a
+ * function of the seed.
  */
 export function startLiveChain(parameters: LiveChainParameters): { stop(): void } {
   const { chain } = parameters
@@ -50,7 +53,7 @@ export function startLiveChain(parameters: LiveChainParameters): { stop(): void 
       tick++,
     )
     if (depth > 0) chain.reorg(depth)
-    else chain.append()
+    else for (let i = 0; i < (parameters.burst ?? 1); i++) chain.append()
     parameters.onBlock?.({ head: chain.head(), reorgDepth: depth })
     if (parameters.stopAfter !== undefined && tick >= parameters.stopAfter) {
       clearInterval(timer)

@@ -1,11 +1,24 @@
 import { bytesToBigInt, bytesToHexString } from '../bytes.js'
 import { BaseError } from '../errors.js'
-import type { Hex } from '../header.js'
+import type { HashedHeader, Hex } from '../header.js'
 import { decodeHeaderBytes, type HeaderBytes, headerFieldIndex, headerFromBytes } from '../headerBytes.js'
 import { keccak256Bytes } from '../hashes.js'
 import { type RlpItem, readRlpList } from '../rlp/readRlpItem.js'
 import { rlpListLength } from '../uncleSize.js'
-import type { Era1Block, Era1BlockPayloads } from './decodeEra1Block.js'
+
+/** One block as an era1 file holds it, decoded; hashes are computed (era1 stores none). */
+export type Era1Block = {
+  header: HashedHeader
+  uncles: HashedHeader[]
+  /** Computed on first read (see `era1BlockFromRaw`). */
+  transactionHashes: Hex[]
+  totalDifficulty: bigint
+  /** RLP length of `[header, transactions, uncles]`, as geth's `block.Size()` reports it. */
+  size: number
+}
+
+/** The decompressed payloads of one era1 block tuple. */
+export type Era1BlockPayloads = { headerRlp: Uint8Array; bodyRlp: Uint8Array; totalDifficulty: Uint8Array }
 
 /**
  * One era1 block decoded to bytes only: no hex, and the transactions are located but not hashed.

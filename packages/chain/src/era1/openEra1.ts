@@ -84,6 +84,8 @@ export function openEra1(input: Uint8Array): Era1File {
   }
 
   // Walk the record headers once: every tuple must start where the index says, contiguously.
+  // Note: the tuples are kept, so decoding a block does not read its record headers again.
+  const tuples: BlockRecords[] = []
   let pos = e2HeaderSize
   for (let i = 0; i < count; i++) {
     const blockNumber = startNumber + BigInt(i)
@@ -93,7 +95,9 @@ export function openEra1(input: Uint8Array): Era1File {
         blockNumber,
         reason: `block index points at byte ${offsets[i]}, but the block's records start at byte ${pos}`,
       })
-    pos = readTuple(i, blockNumber).totalDifficulty.end
+    const tuple = readTuple(i, blockNumber)
+    tuples.push(tuple)
+    pos = tuple.totalDifficulty.end
   }
   while (pos < accumulatorStart) pos = readE2Record(bytes, pos).end // other-entries*: skipped
   if (pos !== accumulatorStart) fail(pos, `records overrun the Accumulator record at byte ${accumulatorStart}`)
@@ -102,7 +106,7 @@ export function openEra1(input: Uint8Array): Era1File {
     if (number < startNumber || number >= startNumber + countRaw)
       throw new Era1BlockRangeError({ blockNumber: number, startNumber, count })
     const i = Number(number - startNumber)
-    return { i, records: readTuple(i, number) }
+    return { i, records: tuples[i]! }
   }
 
   const decompress = (record: E2Record, name: string, blockNumber: bigint): Uint8Array => {

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
-import { type ApiKeyPlan, apiKeys } from '../schema.js'
+import { type ApiKeyPlan, accounts, apiKeys, operatorEmail } from '../schema.js'
 
 /** One api_keys row. */
 export type ApiKeyRow = typeof apiKeys.$inferSelect
@@ -17,11 +17,16 @@ export type InsertApiKeyParameters = {
   batchLimit?: number | null | undefined
   /** Failover forwarding on for every request (effective only on a plan that allows it). Default false. */
   failover?: boolean | undefined
+  /** The owner; default the operator account (keys made with the CLI). */
+  accountId?: number | undefined
+  /** Networks the key may call; undefined/null = every network. */
+  networks?: readonly string[] | null | undefined
 }
 
 /** Stores a new key (its hash only). Throws if the hash is already stored (Postgres unique violation). */
 export async function insertApiKey(db: DbOrTx, parameters: InsertApiKeyParameters): Promise<ApiKeyRow> {
-  const { keyHash, prefix, plan, label, rpsLimit, dailyLimit, batchLimit, failover } = parameters
+  const { keyHash, prefix, plan, label, rpsLimit, dailyLimit, batchLimit, failover, accountId, networks } = parameters
+  const operator = sql<number>`(select ${accounts.id} from ${accounts} where ${accounts.email} = ${operatorEmail})`
   const [row] = await db
     .insert(apiKeys)
     .values({
@@ -33,6 +38,8 @@ export async function insertApiKey(db: DbOrTx, parameters: InsertApiKeyParameter
       dailyLimit: dailyLimit ?? null,
       batchLimit: batchLimit ?? null,
       failover: failover ?? false,
+      accountId: accountId ?? operator,
+      networks: networks == null ? null : [...networks],
     })
     .returning()
   return row!

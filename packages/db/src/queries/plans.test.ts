@@ -75,6 +75,10 @@ describe('plans and key policies', () => {
       maxBatchSize: 1000,
       failoverAllowed: false,
       failover: false,
+      networks: null,
+      allowedOrigins: [],
+      allowedUserAgents: [],
+      secretHash: null,
     })
     expect(await setApiKeyLimits(db, { keyHash: hash(1), rpsLimit: null, dailyLimit: 20, batchLimit: 7 })).toBe(true)
     expect(await setApiKeyFailover(db, { keyHash: hash(1), failover: true })).toBe(true)

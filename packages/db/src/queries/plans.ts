@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { asc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
-import { type ApiKeyPlan, apiKeyPlans, apiKeys, plans } from '../schema.js'
+import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, plans } from '../schema.js'
 
 /** One plans row. */
 export type PlanRow = typeof plans.$inferSelect
@@ -19,6 +19,12 @@ export type KeyPolicyRow = {
   failoverAllowed: boolean
   /** The key's own failover setting. */
   failover: boolean
+  /** Networks the key may call; null = every network. */
+  networks: string[] | null
+  allowedOrigins: string[]
+  allowedUserAgents: string[]
+  /** sha256 of the key's secret; null = no secret required. */
+  secretHash: Hex | null
 }
 
 export type UpdatePlanParameters = {
@@ -60,15 +66,24 @@ function selectPolicies(db: DbOrTx) {
       id: apiKeys.id,
       keyHash: apiKeys.keyHash,
       plan: apiKeys.plan,
-      revokedAt: apiKeys.revokedAt,
-      requestsPerSecond: sql<number>`coalesce(${apiKeys.rpsLimit}, ${plans.requestsPerSecond})`.mapWith(Number),
-      requestsPerDay: sql<number>`coalesce(${apiKeys.dailyLimit}, ${plans.requestsPerDay})`.mapWith(Number),
+      // Note: a disabled account's keys are refused like revoked ones.
+      revokedAt: sql<Date | null>`coalesce(${apiKeys.revokedAt}, ${accounts.disabledAt})`.mapWith((v: string | Date | null) =>
+        v === null ? null : new Date(v),
+      ),
+      // The developer's caps only ever lower the plan's limits (least() skips a null cap).
+      requestsPerSecond: sql<number>`least(coalesce(${apiKeys.rpsLimit}, ${plans.requestsPerSecond}), ${apiKeys.rpsCap})`.mapWith(Number),
+      requestsPerDay: sql<number>`least(coalesce(${apiKeys.dailyLimit}, ${plans.requestsPerDay}), ${apiKeys.dailyCap})`.mapWith(Number),
       maxBatchSize: sql<number>`coalesce(${apiKeys.batchLimit}, ${plans.maxBatchSize})`.mapWith(Number),
       failoverAllowed: plans.failoverAllowed,
       failover: apiKeys.failover,
+      networks: apiKeys.networks,
+      allowedOrigins: apiKeys.allowedOrigins,
+      allowedUserAgents: apiKeys.allowedUserAgents,
+      secretHash: apiKeys.secretHash,
     })
     .from(apiKeys)
     .innerJoin(plans, eq(plans.name, apiKeys.plan))
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
 }
 
 /** Every key with its effective limits (for the RPC service's periodic reload). */

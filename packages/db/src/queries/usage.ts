@@ -17,17 +17,15 @@ export type UsageDelta = {
 /** One usage_daily row. */
 export type UsageRow = typeof usageDaily.$inferSelect
 
-/**
- * Adds the deltas to usage_daily in one statement (insert, or add to the existing row): the RPC
- * service calls it every few seconds with everything counted since. Deltas for the same key and
- * day are merged first (one statement may not touch a row twice).
- */
-export async function addUsage(db: DbOrTx, deltas: readonly UsageDelta[]): Promise<void> {
-  const merged = new Map<string, UsageDelta>()
+type UsageCounts = { requests: number; errors: number; forwarded: number; rateLimited: number }
+
+/** Sums deltas that land on the same row (`rowOf`), so one upsert statement touches each row once. */
+export function mergeUsageCounts<T extends UsageCounts>(deltas: readonly T[], rowOf: (delta: T) => string): Map<string, T> {
+  const merged = new Map<string, T>()
   for (const d of deltas) {
-    const key = `${d.keyId}/${d.day}`
-    const seen = merged.get(key)
-    if (seen === undefined) merged.set(key, { ...d })
+    const row = rowOf(d)
+    const seen = merged.get(row)
+    if (seen === undefined) merged.set(row, { ...d })
     else {
       seen.requests += d.requests
       seen.errors += d.errors
@@ -35,6 +33,16 @@ export async function addUsage(db: DbOrTx, deltas: readonly UsageDelta[]): Promi
       seen.rateLimited += d.rateLimited
     }
   }
+  return merged
+}
+
+/**
+ * Adds the deltas to usage_daily in one statement (insert, or add to the existing row): the RPC
+ * service calls it every few seconds with everything counted since. Deltas for the same key and
+ * day are merged first (one statement may not touch a row twice).
+ */
+export async function addUsage(db: DbOrTx, deltas: readonly UsageDelta[]): Promise<void> {
+  const merged = mergeUsageCounts(deltas, (d) => `${d.keyId}/${d.day}`)
   if (merged.size === 0) return
   const add = (column: PgColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`
   await db
@@ -64,4 +72,16 @@ export async function listUsage(db: DbOrTx, { keyHash, days }: { keyHash: Hex; d
     .from(usageDaily)
     .where(and(eq(usageDaily.keyId, key.id), gte(usageDaily.day, since)))
     .orderBy(desc(usageDaily.day))
+}
+
+/**
+ * Calls of one key admitted on one UTC day (`YYYY-MM-DD`) as usage_daily has them: requests minus
+ * rate-limited ones (0 without a row). Rebuilds a daily rate-limit count that Redis lost.
+ */
+export async function admittedOnDay(db: DbOrTx, { keyId, day }: { keyId: number; day: string }): Promise<number> {
+  const [row] = await db
+    .select({ admitted: sql<string>`${usageDaily.requests} - ${usageDaily.rateLimited}` })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.keyId, keyId), eq(usageDaily.day, day)))
+  return row === undefined ? 0 : Math.max(0, Number(row.admitted))
 }

@@ -1,0 +1,22 @@
+import { accountDailyUsage, accountHourlyUsage } from '@uncle-rpc/db'
+import { type Request, type Response, Router } from 'express'
+import { type ApiDeps, sessionOf, signedIn } from './context.js'
+import { fillDays, fillHours } from './series.js'
+import { parse, usageQuery } from './validate.js'
+
+/**
+ * GET /api/usage?key=<id>&network=<name>: requests, errors, rate-limited and forwarded calls per
+ * UTC day (30 days) and per hour (24 hours) for the account, or one of its keys and/or networks.
+ * A key id of another account matches no rows (the queries join on the account).
+ */
+export function usageRoutes(deps: ApiDeps): Router {
+  const router = Router()
+  router.use(signedIn(deps))
+  router.get('/', async (req: Request, res: Response) => {
+    const { key, network } = parse(usageQuery, req.query)
+    const filter = { accountId: sessionOf(res).accountId, keyId: key, network }
+    const [daily, hourly] = await Promise.all([accountDailyUsage(deps.db, { ...filter, days: 30 }), accountHourlyUsage(deps.db, filter)])
+    res.json({ daily: fillDays(daily, 30), hourly: fillHours(hourly) })
+  })
+  return router
+}

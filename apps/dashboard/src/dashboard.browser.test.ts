@@ -1,0 +1,170 @@
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { hashHeader, headerFromRpc } from '@uncle-rpc/chain'
+import { createLogger } from '@uncle-rpc/config'
+import { createDb, type Db, latestUncle, listUpgradeRequests } from '@uncle-rpc/db'
+import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createRpcServer, type RpcServer } from '@uncle-rpc/rpc'
+import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { haveChromium, launchChromium, screenshotsDir } from './_test/browser.js'
+import { startTestDashboard, type TestDashboard } from './_test/client.js'
+
+// The developer's path in a real browser: sign up, create a key, copy its endpoint, call it and
+// get a real uncle (a synthetic chain indexed from the sample node), see the call in the usage
+// view, restrict the key to one Origin (403 -32002 for others), revoke it (401). Screenshots of
+// each page go to apps/dashboard/screenshots (git-ignored), at desktop and phone width.
+
+const network = 'devnet'
+const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true })
+
+describe.skipIf(!haveChromium())('dashboard in a browser', () => {
+  let database: TestDatabase
+  let db: Db
+  let closeDb: () => Promise<void>
+  let node: CliProcess
+  let rpc: RpcServer
+  let rpcBase: string
+  let app: TestDashboard
+  let closeBrowser: () => Promise<void>
+  let context: BrowserContext
+  let page: Page
+
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    node = spawnCli(['sample-node', '--port', '0', '--synthetic', '300', '--seed', '5'])
+    const nodeUrl = (await node.waitFor(/listening on (http:\/\/\S+)/, 30_000))[1] as string
+    const config = join(tmpdir(), `uncle-rpc-dashboard-${process.pid}.json`)
+    writeFileSync(config, JSON.stringify({ networks: [{ name: network, chainId: 1337, rpcUrl: nodeUrl, toBlock: 299, confirmations: 0 }] }))
+    const indexed = await runCli(['indexer', '--config', config, '--exit-when-done'], { env: { DATABASE_URL: database.url } })
+    expect(indexed.code, indexed.stderr).toBe(0)
+    ;({ db, close: closeDb } = createDb({ url: database.url, max: 4 }))
+    rpc = createRpcServer({ db, logger: createLogger({ level: 'fatal', name: 'rpc-test' }) }, { networks: [{ name: network, confirmations: 0 }], usageFlushMs: 200 })
+    rpcBase = `http://127.0.0.1:${(await rpc.listen(0, '127.0.0.1')).port}`
+    app = await startTestDashboard(db, { rpcUrl: rpcBase })
+    ;({ context, close: closeBrowser } = await launchChromium({ width: 1200, height: 900 }))
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.base })
+    page = await context.newPage()
+    page.on('dialog', (dialog) => void dialog.accept())
+  }, 120_000)
+
+  afterAll(async () => {
+    await closeBrowser?.()
+    await app?.dashboard.close()
+    await rpc?.close()
+    await closeDb?.()
+    await node?.stop()
+    await database?.drop()
+  })
+
+  const status = () => page.getByRole('status')
+
+  test('default: sign up, create a key, copy its endpoint, get a real uncle, see it counted, Origin allowlist → 403, revoke → 401', async () => {
+    await page.goto(app.base)
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to your dashboard')
+    await shot(page, '01-sign-in')
+    await page.getByRole('button', { name: 'Create an account' }).click()
+    await page.getByLabel('Email').fill('dev@example.com')
+    await page.getByLabel('Password').fill('a long password')
+    await shot(page, '02-sign-up')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByRole('heading', { name: 'API keys' }).waitFor()
+
+    // Markup in the name must come out as text.
+    const name = '<img src=x onerror=alert(1)> web'
+    await page.getByLabel('Key name').fill(name)
+    await page.getByRole('button', { name: 'Create key' }).click()
+    await page.getByRole('heading', { name: `Your new key "${name}"` }).waitFor()
+    expect(await page.locator('main img').count()).toBe(0)
+    await page.getByRole('button', { name: `Copy HTTP endpoint (${network})` }).click()
+    await expect.poll(() => status().textContent()).toBe(`HTTP endpoint (${network}) copied`)
+    const endpoint = await page.evaluate<string>('navigator.clipboard.readText()')
+    expect(endpoint).toMatch(new RegExp(`^${rpcBase}/${network}/v3/[0-9a-f]{32}$`))
+    await shot(page, '03-key-created')
+
+    const uncle = (await latestUncle(db, { network }))!
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getUncleByBlockHashAndIndex', params: [uncle.blockHash, `0x${uncle.index.toString(16)}`] })
+    const answer = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call })
+    expect(answer.status).toBe(200)
+    const { result } = (await answer.json()) as { result: Record<string, unknown> }
+    const header = headerFromRpc(result)
+    expect(hashHeader(header)).toBe(header.hash)
+
+    await rpc.usage.flush()
+    await rpc.hourly.flush()
+    await page.getByRole('link', { name: 'Usage' }).click()
+    await page.getByRole('heading', { name: 'Requests per day (last 30 days)' }).waitFor()
+    const today = new Date().toISOString().slice(0, 10)
+    const dayRow = page.getByRole('table', { name: 'Requests per day (last 30 days): numbers' }).getByRole('row', { name: today.slice(5) })
+    expect(await dayRow.getByRole('cell').first().textContent()).toBe('1')
+    const hourRow = page.getByRole('table', { name: 'Requests per hour (last 24 hours): numbers' }).getByRole('row').nth(1)
+    expect(await hourRow.getByRole('cell').first().textContent()).toBe('1')
+    await shot(page, '04-usage')
+
+    await page.getByRole('link', { name: 'Keys' }).click()
+    await page.getByRole('link', { name: `Settings of ${name}` }).click()
+    await page.getByLabel('Allowed origins').fill('https://app.example.com')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await expect.poll(() => status().textContent()).toContain('Settings saved')
+    expect(await page.getByLabel('Allowed origins').inputValue()).toBe('https://app.example.com')
+    await shot(page, '05-key-settings')
+    await rpc.auth.refresh()
+    const from = (origin: string) => fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: call })
+    const refused = await from('https://evil.example.com')
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32002, message: 'rejected due to project ID settings' } })
+    expect((await from('https://app.example.com')).status).toBe(200)
+
+    await page.getByRole('link', { name: 'Plan' }).click()
+    await page.getByRole('button', { name: 'Upgrade to Growth' }).click()
+    await expect.poll(() => status().textContent()).toContain('Upgrade requested')
+    expect((await listUpgradeRequests(db, { open: true })).map((r) => [r.email, r.plan])).toEqual([['dev@example.com', 'growth']])
+    await shot(page, '06-plan')
+
+    await page.getByRole('link', { name: 'Keys' }).click()
+    await page.getByRole('link', { name: `Settings of ${name}` }).click()
+    await page.getByRole('button', { name: 'Revoke' }).click()
+    await expect.poll(() => status().textContent()).toBe(`Key "${name}" revoked`)
+    await shot(page, '07-revoked')
+    await rpc.auth.refresh()
+    const revoked = await from('https://app.example.com')
+    expect(revoked.status).toBe(401)
+    expect(((await revoked.json()) as { error: { message: string } }).error.message).toBe('invalid project id')
+  })
+
+  test('behavior: usable at phone width: nothing wider than the screen, real buttons reachable', async () => {
+    const small = await context.newPage()
+    await small.setViewportSize({ width: 390, height: 844 })
+    try {
+      for (const [route, heading, file] of [
+        ['#/keys', 'API keys', '08-phone-keys'],
+        ['#/usage', 'Usage', '09-phone-usage'],
+        ['#/plan', 'Plan', '10-phone-plan'],
+      ] as const) {
+        await small.goto(`${app.base}/${route}`)
+        await small.getByRole('heading', { name: heading, exact: true }).waitFor()
+        expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+        await small.screenshot({ path: join(screenshotsDir, `${file}.png`), fullPage: true })
+      }
+      // Every field has a label; every button has a name.
+      await small.goto(`${app.base}/#/keys`)
+      await small.getByRole('heading', { name: 'API keys', exact: true }).waitFor()
+      // Note: page scripts as strings: the tests are type-checked without the DOM library.
+      const unlabelled = await small.evaluate<number>(
+        "[...document.querySelectorAll('input, select, textarea')].filter((el) => el.labels.length === 0 && !el.closest('label')).length",
+      )
+      expect(unlabelled).toBe(0)
+      // Keyboard only: type a name, Enter submits the form.
+      await small.getByLabel('Key name').focus()
+      await small.keyboard.type('from the keyboard')
+      await small.keyboard.press('Enter')
+      await small.getByRole('heading', { name: 'Your new key "from the keyboard"' }).waitFor()
+      expect(await small.evaluate<boolean>('document.activeElement.readOnly')).toBe(true)
+      await small.screenshot({ path: join(screenshotsDir, '11-phone-key-created.png'), fullPage: true })
+    } finally {
+      await small.close()
+    }
+  })
+})

@@ -1,0 +1,68 @@
+import { api } from '../api.js'
+import { field, h, say, when } from '../dom.js'
+import { networkChoice, newKeyPanel } from './endpoints.js'
+
+/** #/keys: the create form and the account's keys. */
+export async function renderKeys(main, { state }) {
+  const { keys, networks } = await api('/keys')
+  const name = h('input', { type: 'text', name: 'name', required: true, maxlength: 100, autocomplete: 'off' })
+  const choice = networkChoice(networks)
+  const created = h('div', {})
+  const submit = h('button', { type: 'submit' }, 'Create key')
+  const onsubmit = async (event) => {
+    event.preventDefault()
+    submit.disabled = true
+    try {
+      const result = await api('/keys', { method: 'POST', body: { name: name.value, networks: choice.value() } })
+      say(`Key "${result.key.name}" created: copy it now, it is shown only once`)
+      main.replaceChildren()
+      await renderKeys(main, { state })
+      main.querySelector('.created').append(newKeyPanel(result))
+      main.querySelector('.new-key input')?.focus()
+    } catch (error) {
+      say(error.message, 'error')
+    } finally {
+      submit.disabled = false
+    }
+  }
+  created.className = 'created'
+  main.append(
+    h('h1', {}, 'API keys'),
+    h('p', { class: 'lead' }, `Signed in as ${state.account.email} · plan ${state.account.plan}`),
+    created,
+    h('section', { class: 'card' }, h('h2', {}, 'New key'), h('form', { onsubmit }, field('Key name', name, 'Shown in your lists, e.g. "web app (production)".'), choice.fieldset, h('div', { class: 'actions' }, submit))),
+    h(
+      'section',
+      { class: 'card' },
+      h('h2', {}, 'Your keys'),
+      keys.length === 0
+        ? h('p', {}, 'No keys yet: create one above.')
+        : h(
+            'div',
+            { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Your API keys' },
+            h(
+              'table',
+              {},
+              h('caption', { class: 'visually-hidden' }, 'Your API keys'),
+              h('thead', {}, h('tr', {}, ['Name', 'Prefix', 'Created', 'Last used', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+              h(
+                'tbody',
+                {},
+                keys.map((k) =>
+                  h(
+                    'tr',
+                    { class: k.revokedAt ? 'revoked' : '' },
+                    h('th', { scope: 'row' }, k.name),
+                    h('td', { class: 'mono' }, `${k.prefix}…`),
+                    h('td', {}, when(k.createdAt)),
+                    h('td', {}, when(k.lastUsedAt)),
+                    h('td', {}, k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'active'),
+                    h('td', {}, k.revokedAt ? '' : h('a', { href: `#/keys/${k.id}`, 'aria-label': `Settings of ${k.name}` }, 'Settings')),
+                  ),
+                ),
+              ),
+            ),
+          ),
+    ),
+  )
+}

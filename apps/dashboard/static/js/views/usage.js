@@ -1,0 +1,66 @@
+import { api } from '../api.js'
+import { barChart } from '../chart.js'
+import { count, field, h } from '../dom.js'
+
+const dayLabel = (at) => at.slice(5)
+const hourLabel = (at) => `${at.slice(11, 13)}:00`
+
+function table(caption, first, points, label) {
+  const busy = points.filter((p) => p.requests > 0 || p.errors > 0 || p.forwarded > 0 || p.rateLimited > 0)
+  if (busy.length === 0) return h('p', { class: 'hint' }, 'No calls in this period.')
+  return [
+    h('p', { class: 'table-title' }, 'Numbers ', h('span', { class: 'hint' }, '(periods without calls left out)')),
+    h(
+    'div',
+    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption },
+    h(
+      'table',
+      { class: 'numbers' },
+      h('caption', { class: 'visually-hidden' }, caption),
+      h('thead', {}, h('tr', {}, [first, 'Requests', 'Errors', 'Rate-limited', 'Forwarded'].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        [...busy].reverse().map((p) =>
+          h('tr', {}, h('th', { scope: 'row' }, label(p.at)), h('td', {}, count(p.requests)), h('td', {}, count(p.errors)), h('td', {}, count(p.rateLimited)), h('td', {}, count(p.forwarded))),
+        ),
+      ),
+    ),
+  ),
+  ]
+}
+
+function chartSection(title, first, points, label) {
+  const total = points.reduce((n, p) => n + p.requests, 0)
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, title),
+    h('p', { class: 'lead' }, `${count(total)} ${total === 1 ? 'call' : 'calls'}`),
+    barChart({ title, points, label }),
+    h('p', { class: 'legend' }, h('span', { class: 'swatch ok' }), ' answered ', h('span', { class: 'swatch err' }), ' errors (rate-limited included)'),
+    table(`${title}: numbers`, first, points, label),
+  )
+}
+
+/** #/usage?key=<id>&network=<name>: calls per day (30 days) and per hour (24 hours). */
+export async function renderUsage(main) {
+  const params = new URLSearchParams(location.hash.split('?')[1] ?? '')
+  const [{ keys, networks }, usage] = await Promise.all([api('/keys'), api(`/usage?${params}`)])
+  const keySelect = h('select', { name: 'key' }, h('option', { value: '' }, 'All keys'), keys.map((k) => h('option', { value: k.id, selected: params.get('key') === String(k.id) }, `${k.name} (${k.prefix}…)`)))
+  const networkSelect = h('select', { name: 'network' }, h('option', { value: '' }, 'All networks'), networks.map((n) => h('option', { value: n, selected: params.get('network') === n }, n)))
+  const onsubmit = (event) => {
+    event.preventDefault()
+    const next = new URLSearchParams()
+    if (keySelect.value) next.set('key', keySelect.value)
+    if (networkSelect.value) next.set('network', networkSelect.value)
+    location.hash = `#/usage${next.size > 0 ? `?${next}` : ''}`
+  }
+  main.append(
+    h('h1', {}, 'Usage'),
+    h('p', { class: 'lead' }, 'Counted by the RPC service and written every few seconds; days and hours are UTC.'),
+    h('form', { class: 'card filters', onsubmit }, h('div', { class: 'pair' }, field('Key', keySelect), field('Network', networkSelect)), h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Show usage'))),
+    chartSection('Requests per day (last 30 days)', 'Day', usage.daily, dayLabel),
+    chartSection('Requests per hour (last 24 hours)', 'Hour (UTC)', usage.hourly, hourLabel),
+  )
+}

@@ -1,0 +1,57 @@
+import type { Socket } from 'node:net'
+import { haveFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import WebSocket from 'ws'
+import { type RpcProcess, rssMb, sleep, startRpcProcess } from './_test/rpcProcess.js'
+import { derivedUncles, mainnetBlocksFixture } from './_test/seed.js'
+import { createTestEnv, openWs, type TestEnv } from './_test/server.js'
+
+describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc WebSocket backpressure', () => {
+  let env: TestEnv
+  let rpc: RpcProcess
+
+  beforeAll(async () => {
+    env = await createTestEnv()
+    rpc = await startRpcProcess(env.database.url, ['--rate-limits', 'off', '--ws-stalled-close-ms', '2000'])
+  })
+  afterAll(async () => {
+    await rpc?.cli.stop('SIGKILL')
+    await env?.close()
+  })
+
+  test('behavior: a client that sends 300 batches of 1,000 calls and never reads is held, then closed; memory stays bounded', async () => {
+    const uncles = derivedUncles()
+    const calls = Array.from({ length: 1000 }, (_, i) => {
+      const u = uncles[i % uncles.length]!
+      return `{"jsonrpc":"2.0","id":${i},"method":"eth_getUncleByBlockHashAndIndex","params":["${u.blockHash}","${u.index}"]}`
+    })
+    const batch = `[${calls.join(',')}]`
+    const url = `ws://127.0.0.1:${rpc.port}/ws/v3/${env.key}`
+    // Warm the server (code paths, cache) so `before` is its working size.
+    const warm = await openWs(url)
+    for (let i = 0; i < 3; i++) await warm.send(batch)
+    await warm.close()
+    const before = rssMb(rpc.pid)
+
+    const socket = new WebSocket(url)
+    await new Promise((resolve) => socket.once('open', resolve))
+    // The client never reads: its TCP receive window fills and the server's answers pile up there.
+    ;(socket as unknown as { _socket: Socket })._socket.pause()
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)))
+    for (let i = 0; i < 300; i++) socket.send(batch)
+    let peak = before
+    let closedCode: number | undefined
+    void closed.then((code) => (closedCode = code))
+    for (const end = Date.now() + 8000; Date.now() < end && closedCode === undefined; await sleep(100)) peak = Math.max(peak, rssMb(rpc.pid))
+    expect(closedCode).toBeDefined()
+    await sleep(1500)
+    const after = rssMb(rpc.pid)
+    process.stdout.write(`ws backpressure: server RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB\n`)
+    expect(peak - before).toBeLessThan(150)
+    expect(after - before).toBeLessThan(100)
+    // The server still answers a client that reads.
+    const reader = await openWs(url)
+    expect(await reader.send(calls[0]!)).toContain('"result":{')
+    await reader.close()
+  }, 30_000)
+})
