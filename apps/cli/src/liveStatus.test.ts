@@ -1,7 +1,7 @@
 import { parseMetrics } from '@uncle-rpc/metrics'
 import { describe, expect, test } from 'vitest'
 import { createLiveBlock } from './liveBlock.js'
-import { formatEta, networkStatuses, progressBar, renderNetworkLine } from './liveStatus.js'
+import { networkStatuses, renderNetworkLine } from './liveStatus.js'
 
 const indexer = (written: number, height: number) =>
   parseMetrics(`uncle_rpc_indexer_blocks_written_total{network="mainnet",source="rpc"} ${written}
@@ -23,12 +23,6 @@ describe('live status', () => {
   test('behavior: before the first scrape of the indexer', () => {
     const [status] = networkStatuses(['mainnet'], [{ at: 0, indexer: [], rpc: [] }])
     expect(renderNetworkLine(status!)).toMatch(/^mainnet {2}\[░+\] {2}waiting for the indexer…/)
-  })
-
-  test('args: bar bounds and ETA units', () => {
-    expect(progressBar(1.5, 4)).toBe('[████]')
-    expect(progressBar(-1, 4)).toBe('[░░░░]')
-    expect([formatEta(0n, 1), formatEta(10n, 0), formatEta(100n, 1), formatEta(36_000n, 1)]).toEqual(['done', '?', '2m', '10.0h'])
   })
 
   test('behavior: the block is redrawn in place below the log lines', () => {

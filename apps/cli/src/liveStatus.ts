@@ -1,3 +1,4 @@
+import { formatEta, progressBar } from '@uncle-rpc/indexer'
 import { type Sample, sumSamples } from '@uncle-rpc/metrics'
 
 /** One scrape of the indexer's and the rpc's /metrics, and when it was taken (ms). */
@@ -37,22 +38,6 @@ export function networkStatuses(networks: readonly string[], window: readonly Li
       requestsPerSecond: rate((s) => s.rpc, 'uncle_rpc_requests_total'),
     }
   })
-}
-
-/** `[██████░░░░]` for a fraction in 0…1. */
-export function progressBar(fraction: number, width = 20): string {
-  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width)
-  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}]`
-}
-
-/** Human ETA for `remaining` blocks at `rate` blocks/s ("done" at 0, "?" without a rate). */
-export function formatEta(remaining: bigint, rate: number): string {
-  if (remaining <= 0n) return 'done'
-  if (rate <= 0) return '?'
-  const seconds = Number(remaining) / rate
-  if (seconds < 90) return `${Math.ceil(seconds)}s`
-  if (seconds < 5400) return `${Math.round(seconds / 60)}m`
-  return `${(seconds / 3600).toFixed(1)}h`
 }
 
 const number = (n: bigint | number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 })

@@ -4,12 +4,13 @@ import { join } from 'node:path'
 import { countBlocks, createDb, reorgsSince } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { metricFamilies, parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
-import { type CliProcess, repositoryRoot, spawnCli } from '@uncle-rpc/testing'
+import { type CliProcess, repositoryRoot, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 // A live sample node that stops producing after a few seconds, a real indexer and rpc with
 // --metrics-port: the head lag the indexer reports is the node's own, the written-blocks counter
-// matches the database, and every metric the Grafana dashboard queries is exported.
+// matches the database, and every metric the Grafana dashboard queries is exported. Then
+// `uncle-rpc status` (snapshot, --json, --watch) against the same node.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const metricsLine = (name: string) => new RegExp(`${name} metrics on (http://\\S+)`)
@@ -84,6 +85,16 @@ describe('metrics of a running indexer and rpc', () => {
     const queried = dashboardMetrics()
     expect(queried.size).toBeGreaterThan(10)
     expect([...queried].filter((name) => !exported.has(name))).toEqual([])
+
+    // `uncle-rpc status` against the same node: bar, rate, ETA and head lag; --json keeps the fields; --watch refreshes.
+    const status = await runCli(['status', '--config', config], { env })
+    expect(status.stdout).toMatch(new RegExp(`^  \\[█{20}\\] 100%  ${head.toLocaleString('en-US')} / ${head.toLocaleString('en-US')}  [\\d,.]+ blocks/s  ETA done  head lag 0$`, 'm'))
+    const json = JSON.parse((await runCli(['status', '--config', config, '--json'], { env })).stdout) as Record<string, unknown>[]
+    expect(json[0]).toMatchObject({ network: 'live', indexedHeight: String(head), target: String(head), nodeHead: String(head), headLag: '0', eta: 'done' })
+    const watch = spawnCli(['status', '--config', config, '--watch', '--interval-ms', '200'], { env })
+    await watch.waitFor(/head lag 0[\s\S]*head lag 0/, 30_000)
+    expect(await watch.stop('SIGINT')).toBe(0)
+
     expect(await indexer.stop()).toBe(0)
     expect(await rpc.stop()).toBe(0)
   }, 120_000)

@@ -4,7 +4,7 @@ import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metric
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { era1QueueName, queueName } from './jobs.js'
 import type { Progress } from './progress.js'
-import { findHoles } from './status.js'
+import { indexedHeight } from './statusView.js'
 import type { Upstream } from './upstream/createUpstream.js'
 
 /** Where written blocks came from: era1 files or the archive node (range jobs and the head follower). */
@@ -42,12 +42,7 @@ const jobStates = ['waiting', 'active', 'delayed', 'failed', 'completed'] as con
 
 /** The highest block below which everything from `fromBlock` is indexed (fromBlock − 1 when nothing is). */
 export async function contiguousHeight(db: Db, network: string, fromBlock: number): Promise<bigint> {
-  const ranges = await listIndexedRanges(db, { network })
-  const from = BigInt(fromBlock)
-  const hole = findHoles(from, ranges)[0]
-  if (hole !== undefined) return hole.from - 1n
-  const last = ranges.at(-1)
-  return last === undefined || last.to < from ? from - 1n : last.to
+  return indexedHeight(BigInt(fromBlock), await listIndexedRanges(db, { network }))
 }
 
 /** Creates the indexer families on a fresh registry (with the default process metrics). */
