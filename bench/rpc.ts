@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -38,7 +38,15 @@ const warmup = Number(flags.warmup)
 const connections = Number(flags.connections)
 const workers = Number(flags.workers)
 
-type Row = { name: string; rate: number; p50: number; p99: number; unit: string; bad: number }
+type Row = { name: string; rate: number; p50: number; p99: number; unit: string; bad: number; cpuUsPerRequest?: number }
+
+/** CPU time (user + system, µs) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined
+  // Note: fields after the command name (which may hold spaces) start after the last ')'; utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
+}
 const rows: Row[] = []
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -69,7 +77,7 @@ function stop(child: ChildProcess): Promise<void> {
  * autocannon at `url`, each request's body picked at random from `bodies` (the same cost for
  * every server: autocannon re-encodes each request); a warmup run, then the measured one.
  */
-async function http(name: string, url: string, bodies: readonly string[], headers: Record<string, string> = {}): Promise<Row> {
+async function http(name: string, url: string, bodies: readonly string[], headers: Record<string, string> = {}, serverPid?: number): Promise<Row> {
   const pick = () => bodies[Math.floor(Math.random() * bodies.length)]!
   const options = {
     url,
@@ -80,8 +88,10 @@ async function http(name: string, url: string, bodies: readonly string[], header
     ...(bodies.length === 1 ? { body: bodies[0] } : { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: pick() }) }] }),
   }
   if (warmup > 0) await autocannon({ ...options, duration: warmup })
+  const cpuBefore = cpuMicros(serverPid)
   const result = await autocannon({ ...options, duration })
-  const row = {
+  const cpuAfter = cpuMicros(serverPid)
+  const row: Row = {
     name,
     rate: result.requests.average,
     p50: result.latency.p50,
@@ -89,8 +99,10 @@ async function http(name: string, url: string, bodies: readonly string[], header
     unit: 'req/s',
     bad: result.non2xx + result.errors + result.timeouts,
   }
+  // Note: the server's CPU time per request holds steady when other processes load the machine; throughput does not.
+  if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0) row.cpuUsPerRequest = (cpuAfter - cpuBefore) / result.requests.total
   rows.push(row)
-  log(`${name}: ${Math.round(row.rate)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.bad ? `, ${row.bad} failed` : ''}`)
+  log(`${name}: ${Math.round(row.rate)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${row.bad ? `, ${row.bad} failed` : ''}${row.cpuUsPerRequest === undefined ? '' : `, ${row.cpuUsPerRequest.toFixed(1)} µs server CPU per request`}`)
   return row
 }
 
@@ -283,19 +295,23 @@ async function main(): Promise<void> {
     const plainRuns: Row[] = []
     const restrictedRuns: Row[] = []
     for (let round = 1; round <= 3; round++) {
-      plainRuns.push(await http(`ours: HTTP, cache on, key without restrictions, browser headers (${round}/3)`, `http://127.0.0.1:${cachedPort}/v3/${key}`, bodies, browserHeaders))
+      const pid = cached.child.pid
+      plainRuns.push(await http(`ours: HTTP, cache on, key without restrictions, browser headers (${round}/3)`, `http://127.0.0.1:${cachedPort}/v3/${key}`, bodies, browserHeaders, pid))
       restrictedRuns.push(
         await http(
           `ours: HTTP, cache on, key with 30 origins + 30 user agents + secret + network (${round}/3)`,
           `http://127.0.0.1:${cachedPort}/v3/${restricted.key}`,
           bodies,
           browserHeaders,
+          pid,
         ),
       )
     }
     const median = (runs: Row[]) => [...runs].sort((a, b) => a.rate - b.rate)[1]!
     const plainRow = median(plainRuns)
     const restrictedRow = median(restrictedRuns)
+    const medianCpu = (runs: Row[]) => [...runs].map((r) => r.cpuUsPerRequest ?? Number.NaN).sort((a, b) => a - b)[1]!
+    const cpuRatio = medianCpu(plainRuns) / medianCpu(restrictedRuns)
     const oursNullRow = await http('ours: null answer (same request)', `http://127.0.0.1:${cachedPort}/v3/${key}`, [nullRequest])
     // Distinct unknown hashes: no two concurrent requests share a lookup, every one reaches Postgres.
     const unknownHashes = Array.from({ length: 5000 }, () => nullCall(`0x${randomBytes(32).toString('hex')}`))
@@ -331,7 +347,7 @@ async function main(): Promise<void> {
       '',
       '| run | rate | p50 ms | p99 ms |',
       '| --- | ---: | ---: | ---: |',
-      ...rows.map((r) => `| ${r.name} | ${Math.round(r.rate)} ${r.unit}${r.bad ? ` (${r.bad} failed)` : ''} | ${r.p50} | ${r.p99} |`),
+      ...rows.map((r) => `| ${r.name} | ${Math.round(r.rate)} ${r.unit}${r.bad ? ` (${r.bad} failed)` : ''}${r.cpuUsPerRequest === undefined ? '' : `, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req`} | ${r.p50} | ${r.p99} |`),
       '',
       `ours (cache on) / naive:   ${ratio(oursRow, naiveRow)}   (target ≥ 3×)`,
       `ours (cache on) / ceiling: ${ratio(oursRow, ceilingRow)}   (target ≥ 0.40×)`,
@@ -339,6 +355,7 @@ async function main(): Promise<void> {
       `ours rate limits on / off: ${ratio(oursRow, unlimitedRow)}`,
       `ours metrics on / off:     ${ratio(meteredRow, oursRow)}   (target: within noise)`,
       `ours restricted key / unrestricted key (medians of 3 alternating runs): ${ratio(restrictedRow, plainRow)}   (target ≥ 0.95)`,
+      `  by server CPU per request (unrestricted µs / restricted µs, steadier under load): ${Number.isNaN(cpuRatio) ? 'n/a' : `${cpuRatio.toFixed(2)}×`}   (target ≥ 0.95)`,
       `ours WebSocket msg/s / ours HTTP req/s: ${ratio(wsRow, oursRow)}`,
       ...(clusterRow ? [`ours --workers ${workers} / ours: ${ratio(clusterRow, oursRow)}`] : []),
       `ours null / anvil null:    ${ratio(oursNullRow, anvilRow)}`,

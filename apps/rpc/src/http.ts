@@ -77,11 +77,11 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     const network: ServedNetwork | { unknown: string } =
       pathNetwork === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(pathNetwork) ?? { unknown: pathNetwork })
     if ('unknown' in network) return sendJson(res, 404, resolver.unknownBody(network.unknown))
+    // Note: browsers read answers (errors included) across origins only with this header (Infura sends it too).
+    if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
     const checked = auth.authenticate(key)
     const result = checked instanceof Promise ? await checked : checked
     if (!result.ok) return sendJson(res, result.status, result.body)
-    // Note: browsers read answers across origins only with this header (Infura sends it too).
-    if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
     const { access } = result.key
     if (access !== undefined) {
       const { origin, authorization } = req.headers
@@ -97,7 +97,8 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
-    if (req.destroyed || res.headersSent) {
+    // Note: req itself is destroyed once its body was read; the socket says whether the client is gone.
+    if (req.socket.destroyed || res.headersSent) {
       res.destroy()
       return
     }

@@ -114,7 +114,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
         .then(
           (outcome) => {
             // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body, flow.sent)
+            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
             flow.answered()
           },
           (error: unknown) => {
@@ -191,6 +191,7 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
       socket.resume()
     }
   }
+  // Note: past the queued-bytes bound the socket's writes return false, so it emits 'drain' once empty.
   socket.on('drain', check)
 
   return {
@@ -202,8 +203,6 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
       inFlight--
       check()
     },
-    /** ws.send's callback: the answer left the queue. */
-    sent: () => check(),
     closed() {
       clearTimeout(stall)
       clearTimeout(drop)

@@ -35,6 +35,7 @@ export async function renderKeys(main, { state }) {
       'section',
       { class: 'card' },
       h('h2', {}, 'Your keys'),
+      h('p', { class: 'hint' }, 'Last used is updated about once a minute.'),
       keys.length === 0
         ? h('p', {}, 'No keys yet: create one above.')
         : h(
@@ -42,7 +43,7 @@ export async function renderKeys(main, { state }) {
             { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Your API keys' },
             h(
               'table',
-              {},
+              { class: 'stack' },
               h('caption', { class: 'visually-hidden' }, 'Your API keys'),
               h('thead', {}, h('tr', {}, ['Name', 'Prefix', 'Created', 'Last used', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
               h(
@@ -53,10 +54,10 @@ export async function renderKeys(main, { state }) {
                     'tr',
                     { class: k.revokedAt ? 'revoked' : '' },
                     h('th', { scope: 'row' }, k.name),
-                    h('td', { class: 'mono' }, `${k.prefix}…`),
-                    h('td', {}, when(k.createdAt)),
-                    h('td', {}, when(k.lastUsedAt)),
-                    h('td', {}, k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'active'),
+                    h('td', { class: 'mono', 'data-label': 'Prefix' }, `${k.prefix}…`),
+                    h('td', { 'data-label': 'Created' }, when(k.createdAt)),
+                    h('td', { 'data-label': 'Last used' }, when(k.lastUsedAt)),
+                    h('td', { 'data-label': 'Status' }, k.revokedAt ? `revoked ${k.revokedAt.slice(0, 10)}` : 'active'),
                     h('td', {}, k.revokedAt ? '' : h('a', { href: `#/keys/${k.id}`, 'aria-label': `Settings of ${k.name}` }, 'Settings')),
                   ),
                 ),
