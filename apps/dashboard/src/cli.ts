@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'dashboard' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'dashboard', format: env.LOG_FORMAT })
   const database = createDb({ url: env.DATABASE_URL, max: 4, logger })
   try {
     const dashboard = createDashboardServer({ db: database.db, logger }, { signup: args.signup, rpcUrl: args.rpcUrl, secureCookies: args.secureCookies })

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { createLogger, demoNetworksConfig, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
+import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
 import { queuePrefix } from './jobs.js'
+import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'
 
@@ -32,6 +34,7 @@ Flags:
   --era1-concurrency <n> era1 files processed at once per network (default ${defaultIndexerOptions.era1Concurrency})
   --keep-era1            keep era1 files downloaded from a mirror after indexing them
   --exit-when-done       exit once every network with a toBlock is fully indexed
+${metricsUsage}
   -h, --help
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc),
@@ -61,6 +64,8 @@ export async function run(argv: string[]): Promise<number> {
       'exit-when-done': { type: 'boolean', default: false },
       'era1-concurrency': { type: 'string' },
       'keep-era1': { type: 'boolean', default: false },
+      'metrics-port': { type: 'string' },
+      'metrics-host': { type: 'string', default: '127.0.0.1' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -69,7 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'indexer', format: env.LOG_FORMAT })
   const config = resolveNetworksConfig(env, values.config)
   const options: IndexerOptions = {
     ...defaultIndexerOptions,
@@ -83,15 +88,25 @@ export async function run(argv: string[]): Promise<number> {
     era1Concurrency: positiveInt('era1-concurrency', values['era1-concurrency'], defaultIndexerOptions.era1Concurrency),
     keepEra1: values['keep-era1'],
   }
+  const metricsPort = values['metrics-port']
+  if (metricsPort !== undefined && !(/^\d+$/.test(metricsPort) && Number(metricsPort) <= 65535))
+    throw new Error(`--metrics-port: expected a port number (0: any free port), got "${metricsPort}"`)
+  const metrics = metricsPort === undefined ? undefined : createIndexerMetrics()
   const database = createDb({ url: env.DATABASE_URL, logger })
+  let metricsServer: MetricsServer | undefined
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {
     const indexer = await startIndexer(
-      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger },
+      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger, metrics },
       config.networks,
       options,
     )
+    if (metrics !== undefined) {
+      const onError = (error: unknown) => logger.error({ msg: 'collecting metrics failed', error: (error as Error).message })
+      metricsServer = await serveMetrics({ source: metrics.registry, onError }, { port: Number(metricsPort), host: values['metrics-host'] })
+      process.stdout.write(`indexer metrics on ${metricsServer.url}\n`)
+    }
     const signalled = new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'))
       process.once('SIGTERM', () => resolve('SIGTERM'))
@@ -110,6 +125,7 @@ export async function run(argv: string[]): Promise<number> {
     if (fatal) throw fatal
     return 0
   } finally {
+    await metricsServer?.close()
     await database.close()
   }
 }

@@ -8,6 +8,7 @@ import { createEra1Source, type Era1Source } from './era1/era1Source.js'
 import { type PlanSnapshot, planNetwork } from './planner.js'
 import { era1QueueName, queueName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
+import type { IndexerMetrics } from './metrics.js'
 import type { IndexerOptions } from './options.js'
 import type { Progress } from './progress.js'
 import { startTipFollower, type TipFollower } from './tipFollower.js'
@@ -22,6 +23,8 @@ export type NetworkRunnerDeps = {
   logger: Logger
   progress: Progress
   redis: Redis
+  /** Absent: metrics off. */
+  metrics?: IndexerMetrics | undefined
 }
 
 
@@ -86,13 +89,17 @@ export function startNetworkRunner(
     fromBlock: BigInt(config.fromBlock),
     confirmations: BigInt(config.confirmations),
   }
-  const onRetry = (info: object) => logger.warn({ msg: 'upstream retry', ...info })
+  const onRetry = (info: { failed: number }) => {
+    logger.warn({ msg: 'upstream retry', ...info })
+    deps.metrics?.retried(config.name, info.failed)
+  }
+  const counted = (client: Upstream) => deps.metrics?.countUpstream(config.name, client) ?? client
   const rpcUrl = config.rpcUrl
   const upstream =
     rpcUrl === undefined
       ? undefined
-      : createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry })
-  const probe = rpcUrl === undefined ? undefined : createProbe({ ...config, rpcUrl })
+      : counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry }))
+  const probe = rpcUrl === undefined ? undefined : counted(createProbe({ ...config, rpcUrl }))
   const era1Url = config.era1
   let era1: Era1Source | undefined
   let era1Queue: Queue | undefined
@@ -194,7 +201,7 @@ export function startNetworkRunner(
       return q
     }
     queue = newQueue(queueName(config.name))
-    const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress }
+    const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress, metrics: deps.metrics }
     const workerOptions = {
       network: config.name,
       target,
@@ -233,7 +240,7 @@ export function startNetworkRunner(
     planTimer = setInterval(planSoon, options.planIntervalMs)
     planSoon()
     if (config.toBlock === undefined && rpcUrl !== undefined) {
-      tipUpstream = createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry })
+      tipUpstream = counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry }))
       const lock = createTipLock(deps.redis, {
         key: `${deps.prefix}:tip:${config.name}`,
         ttlMs: options.tipLockTtlMs,

@@ -4,8 +4,11 @@ import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js
 import type { ServedNetwork } from './network.js'
 import { type Partner, PartnerUnavailableError } from './partner.js'
 
-/** A message answered with forwarding on: the body (undefined: none) and how many calls the partner answered. */
-export type ForwardedAnswer = { body: string | undefined; forwarded: number }
+/**
+ * A message answered with forwarding on: the body (undefined: none), how many calls the partner
+ * answered and the partner's answers as they appear in the body (for counting outcomes).
+ */
+export type ForwardedAnswer = { body: string | undefined; forwarded: number; partnerText: string }
 
 export type AnswerWithFailover = (
   message: ParsedMessage,
@@ -54,11 +57,12 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed = call) }
     const local = await handler.handleMessage(message, { network, failover }, options)
     const rawId = message.entry.rawId
-    if (needed === undefined || rawId === undefined || local === undefined) return { body: local, forwarded: 0 }
+    if (needed === undefined || rawId === undefined || local === undefined) return { body: local, forwarded: 0, partnerText: '' }
     try {
-      return { body: await partner.send(callText(rawId, needed)), forwarded: 1 }
+      const body = await partner.send(callText(rawId, needed))
+      return { body, forwarded: 1, partnerText: body }
     } catch (error) {
-      return { body: errorResponse(rawId, partnerUnavailableError(error)), forwarded: 0 }
+      return { body: errorResponse(rawId, partnerUnavailableError(error)), forwarded: 0, partnerText: '' }
     }
   }
 
@@ -66,7 +70,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     const { entries } = message
     const limit = options.maxBatchSize ?? Number.POSITIVE_INFINITY
     if (entries.length === 0 || entries.length > limit)
-      return { body: await handler.handleMessage(message, { network }, options), forwarded: 0 }
+      return { body: await handler.handleMessage(message, { network }, options), forwarded: 0, partnerText: '' }
     const needed: (ForwardCall | undefined)[] = new Array<ForwardCall | undefined>(entries.length)
     const answers = await Promise.all(
       entries.map((entry, i) => {
@@ -76,6 +80,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     )
     const forward = answers.flatMap((answer, i) => (needed[i] !== undefined && answer !== undefined && entries[i]!.rawId !== undefined ? [i] : []))
     let forwarded = 0
+    let partnerText = ''
     if (forward.length > 0) {
       let items: unknown[] | Error
       try {
@@ -90,17 +95,20 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
       forward.forEach((i, k) => {
         const rawId = entries[i]!.rawId!
         const rebuilt = items instanceof Error ? null : rebuild(rawId, byId.get(k))
-        if (rebuilt !== null) forwarded++
+        if (rebuilt !== null) {
+          forwarded++
+          partnerText += rebuilt
+        }
         answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
       })
     }
     const body = answers.filter((answer) => answer !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', forwarded }
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', forwarded, partnerText }
   }
 
   return (message, network, partner, options) => {
     if (message.kind === 'single') return single(message, network, partner, options)
     if (message.kind === 'batch') return batch(message, network, partner, options)
-    return handler.handleMessage(message, { network }, options).then((body) => ({ body, forwarded: 0 }))
+    return handler.handleMessage(message, { network }, options).then((body) => ({ body, forwarded: 0, partnerText: '' }))
   }
 }

@@ -24,7 +24,7 @@ type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: Ac
  * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
-export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void> } {
+export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { close: () => Promise<void>; connections: () => number } {
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
@@ -149,6 +149,7 @@ export function attachWebSocket(deps: WsDeps, app: Express, server: Server): { c
   sweep.unref()
 
   return {
+    connections: () => wss.clients.size,
     close: () =>
       new Promise((resolve) => {
         clearInterval(sweep)
