@@ -7,7 +7,7 @@ export default defineConfig({
     // two cores, so keep parallelism modest and timeouts generous.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 })

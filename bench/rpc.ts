@@ -15,11 +15,12 @@ import WebSocket from 'ws'
 import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
 import { createApiKey } from '../apps/rpc/src/keys.js'
 
-// npm run bench:rpc -- [--duration 10] [--warmup 3] [--connections 64] [--workers 2] [--skip-anvil]
+// npm run bench:rpc -- [--duration 10] [--warmup 3] [--connections 64] [--workers 2] [--skip-anvil] [--metrics-only]
 // Every server runs in its own process; this process only generates load (autocannon for HTTP,
 // ws clients for WebSocket). Servers: the ceiling (bare node:http, fixed body of an answer's size),
 // the naive build (Express + express.json() + one pg query per request), ours (cache on, cache off,
-// optionally --workers N) and anvil answering the same null-answer request.
+// optionally --workers N) and anvil answering the same null-answer request. --metrics-only: just
+// ours with Prometheus metrics off and on (--metrics-port), alternated twice.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values: flags } = parseArgs({
@@ -29,6 +30,7 @@ const { values: flags } = parseArgs({
     connections: { type: 'string', default: '64' },
     workers: { type: 'string', default: '1' },
     'skip-anvil': { type: 'boolean', default: false },
+    'metrics-only': { type: 'boolean', default: false },
   },
 })
 const duration = Number(flags.duration)
@@ -245,6 +247,20 @@ async function main(): Promise<void> {
       return started
     }
 
+    if (flags['metrics-only']) {
+      const pair: Row[] = []
+      for (let round = 1; round <= 2; round++)
+        for (const args of [[], ['--metrics-port', '0']]) {
+          const server = ours(...args)
+          const name = `ours: HTTP, cache on, metrics ${args.length === 0 ? 'off' : 'on'} (round ${round})`
+          pair.push(await http(name, `http://127.0.0.1:${await server.port}/v3/${key}`, bodies))
+          await stop(server.child)
+        }
+      const sum = (on: boolean) => pair.filter((r) => r.name.includes(on ? 'metrics on' : 'metrics off')).reduce((a, r) => a + r.rate, 0)
+      process.stdout.write(['', ...rows.map((r) => `| ${r.name} | ${Math.round(r.rate)} ${r.unit} | ${r.p50} | ${r.p99} |`), '', `ours metrics on / off: ${(sum(true) / sum(false)).toFixed(2)}×   (target: within noise, ≥ 0.95×)`, ''].join('\n'))
+      return
+    }
+
     // anvil first: its genesis hash makes the null-answer request (anvil answers an unknown hash
     // with -32001 "Resource not found", its genesis block has no uncles: null). For us it is an
     // unknown block: null too, after a lookup (null answers are never cached).
@@ -302,6 +318,12 @@ async function main(): Promise<void> {
     await http('ours: null answers, 5,000 random unknown hashes', `http://127.0.0.1:${cachedPort}/v3/${key}`, unknownHashes)
     await stop(cached.child)
 
+    const metered = ours('--metrics-port', '0')
+    const meteredPort = await metered.port
+    const meteredRow = await http('ours: HTTP, cache on, metrics on (--metrics-port)', `http://127.0.0.1:${meteredPort}/v3/${key}`, bodies)
+    await ws('ours: WebSocket, cache on, metrics on', `ws://127.0.0.1:${meteredPort}/ws/v3/${key}`, randomUncle)
+    await stop(metered.child)
+
     const unlimited = ours('--rate-limits', 'off')
     const unlimitedRow = await http('ours: HTTP, cache on, --rate-limits off', `http://127.0.0.1:${await unlimited.port}/v3/${key}`, bodies)
     await stop(unlimited.child)
@@ -331,6 +353,7 @@ async function main(): Promise<void> {
       `ours (cache on) / ceiling: ${ratio(oursRow, ceilingRow)}   (target ≥ 0.40×)`,
       `ours (cache off) / naive:  ${ratio(uncachedRow, naiveRow)}`,
       `ours rate limits on / off: ${ratio(oursRow, unlimitedRow)}`,
+      `ours metrics on / off:     ${ratio(meteredRow, oursRow)}   (target: within noise)`,
       `ours restricted key / unrestricted key (medians of 3 alternating runs): ${ratio(restrictedRow, plainRow)}   (target ≥ 0.95)`,
       `  by server CPU per request (unrestricted µs / restricted µs, steadier under load): ${Number.isNaN(cpuRatio) ? 'n/a' : `${cpuRatio.toFixed(2)}×`}   (target ≥ 0.95)`,
       `ours WebSocket msg/s / ours HTTP req/s: ${ratio(wsRow, oursRow)}`,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseNetworksConfig } from '@uncle-rpc/config'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
@@ -8,13 +8,30 @@ import { commands } from './commands.js'
 
 // docker-compose.yml is for users (no Docker engine runs here): keep it in step with the CLI.
 
-type Service = { command?: string[]; image?: string; environment?: Record<string, string> }
-const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> }
+type Service = { command?: string[]; image?: string; environment?: Record<string, string>; volumes?: string[] }
+const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> }
 const appServices = Object.entries(compose.services).filter(([, s]) => s.image === 'uncle-rpc:local')
 
 describe('docker-compose.yml', () => {
   test('default: runs the same parts as `npm start`', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'indexer', 'migrate', 'postgres', 'redis', 'rpc', 'sample-node'])
+    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'grafana', 'indexer', 'migrate', 'postgres', 'prometheus', 'redis', 'rpc', 'sample-node'])
+  })
+
+  test('behavior: Prometheus scrapes the metrics ports the rpc and indexer serve; Grafana gets its files; images pinned', () => {
+    for (const name of ['prometheus', 'grafana']) expect(compose.services[name]?.image).toMatch(/:v?\d+\.\d+\.\d+$/)
+    const scrape = parse(readFileSync(join(repositoryRoot, 'docker/prometheus/prometheus.yml'), 'utf8')) as {
+      scrape_configs: { dns_sd_configs: { names: string[]; port: number }[] }[]
+    }
+    const targets = scrape.scrape_configs.flatMap((c) => c.dns_sd_configs.map((d) => [d.names[0], d.port] as const))
+    for (const [service, port] of targets) {
+      const command = compose.services[service as string]?.command ?? []
+      expect(command[command.indexOf('--metrics-port') + 1]).toBe(String(port))
+      expect(command[command.indexOf('--metrics-host') + 1]).toBe('0.0.0.0')
+    }
+    expect(targets.map(([service]) => service).sort()).toEqual(['indexer', 'rpc'])
+    for (const name of ['prometheus', 'grafana'])
+      for (const volume of compose.services[name]?.volumes ?? [])
+        if (volume.startsWith('./')) expect(existsSync(join(repositoryRoot, volume.split(':')[0]!))).toBe(true)
   })
 
   test.each(appServices.map(([name, s]) => [name, s.command ?? []] as const))('behavior: %s runs a real command with real flags', async (_name, command) => {

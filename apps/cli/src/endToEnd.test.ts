@@ -49,7 +49,7 @@ describeWithFixtures([era1, derived, infura], 'end to end: era1 node → indexer
     const created = await runCli(['keys', 'create', '--plan', 'core', '--label', 'e2e', '--rps', '100000'], { env })
     expect(created.code, created.stderr).toBe(0)
     key = created.stdout.trim().split('\n').at(-1) as string
-    rpc = spawnCli(['rpc', '--config', config, '--port', '0'], { env })
+    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--db-deadline-ms', '5000'], { env })
     base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1] as string
   }, 180_000)
 

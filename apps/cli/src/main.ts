@@ -1,3 +1,4 @@
+import { applyLogFormatFlag } from '@uncle-rpc/config'
 import { commands } from './commands.js'
 
 // `uncle-rpc <command> [flags]`: one entry point fronting every part of the system.
@@ -13,10 +14,18 @@ function usage(): string {
     'Commands:',
     ...lines,
     '',
+    'Every command also takes --log-format <auto|json|pretty> (or LOG_FORMAT): logs go to stderr as',
+    'readable lines when it is a terminal (auto, the default), else as JSON lines.',
+    '',
   ].join('\n')
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const argv = applyLogFormatFlag(args)
+  if (!Array.isArray(argv)) {
+    process.stderr.write(`uncle-rpc: ${argv.error}\n`)
+    return 2
+  }
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage())

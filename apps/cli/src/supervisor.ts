@@ -21,11 +21,20 @@ export type Child = {
 }
 
 /**
- * Runs `uncle-rpc <args>` as a child: stderr (logs) passes through, stdout is read for its
- * startup lines. Used by `uncle-rpc start` to run the parts of the system side by side.
+ * Runs `uncle-rpc <args>` as a child: stderr (logs) passes through — or, with `onLogLine`, is read
+ * line by line —, stdout is read for its startup lines. Used by `uncle-rpc start` to run the
+ * parts of the system side by side.
  */
-export function startChild(name: string, args: readonly string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+export function startChild(name: string, args: readonly string[], env: NodeJS.ProcessEnv, onLogLine?: (line: string) => void): Child {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', onLogLine === undefined ? 'inherit' : 'pipe'] })
+  if (onLogLine !== undefined) {
+    let partial = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines) if (line !== '') onLogLine(line)
+    })
+  }
   let stdout = ''
   const waiters = new Set<() => void>()
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -1,13 +1,15 @@
 import { type CommandContext, demoNetworksConfig, integerFlag, parseFlags, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
+import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
 import { queuePrefix } from './jobs.js'
+import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 
-Reads blocks and uncles from each network's era1 archives ("era1" in the config: a directory)
-and archive node ("rpcUrl"), verifies them and writes them to Postgres, through BullMQ jobs
+Reads blocks and uncles from each network's era1 archives ("era1" in the config: a directory,
+or an http(s) mirror whose files are downloaded one by one) and archive node ("rpcUrl"), verifies them and writes them to Postgres, through BullMQ jobs
 in Redis: one job per era1 file, range jobs for what the node serves. An era1 file is verified
 whole before any of it is written (structure, checksums, every hash, total difficulty, the epoch
 accumulator and, with published roots, the epoch's root); a file that fails is refused, recorded
@@ -31,6 +33,7 @@ Flags:
   --era1-concurrency <n> era1 files processed at once per network (default ${defaultIndexerOptions.era1Concurrency})
   --keep-era1            keep era1 files downloaded from a mirror after indexing them
   --exit-when-done       exit once every network with a toBlock is fully indexed
+${metricsUsage}
   -h, --help
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc),
@@ -38,8 +41,11 @@ REDIS_URL (default redis://127.0.0.1:6379), UNCLE_RPC_CONFIG, LOG_LEVEL.
 Run \`uncle-rpc migrate\` first.
 `
 
+/** `uncle-rpc indexer` flags, parsed. */
+export type IndexerArgs = { config: string | undefined; options: IndexerOptions; metricsListen: { port: number; host: string } | undefined }
+
 /** The indexer's options from its flags; 'help' for -h/--help. Throws UsageError. */
-export function parseIndexerArgs(argv: string[]): { config: string | undefined; options: IndexerOptions } | 'help' {
+export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
   const values = parseFlags(argv, {
     config: { type: 'string' },
     concurrency: { type: 'string' },
@@ -51,8 +57,11 @@ export function parseIndexerArgs(argv: string[]): { config: string | undefined; 
     'exit-when-done': { type: 'boolean', default: false },
     'era1-concurrency': { type: 'string' },
     'keep-era1': { type: 'boolean', default: false },
+    'metrics-port': { type: 'string' },
+    'metrics-host': { type: 'string', default: '127.0.0.1' },
   })
   if (values.help) return 'help'
+  const metricsPort = values['metrics-port'] as string | undefined
   const positiveInt = (name: string, fallback: number) => integerFlag(name, values[name] as string | undefined, 1, fallback)
   const d = defaultIndexerOptions
   return {
@@ -69,6 +78,8 @@ export function parseIndexerArgs(argv: string[]): { config: string | undefined; 
       era1Concurrency: positiveInt('era1-concurrency', d.era1Concurrency),
       keepEra1: values['keep-era1'] === true,
     },
+    metricsListen:
+      metricsPort === undefined ? undefined : { port: integerFlag('metrics-port', metricsPort, 0, 0, 65535), host: values['metrics-host'] as string },
   }
 }
 
@@ -77,17 +88,24 @@ export function run(argv: string[]): Promise<number | undefined> {
   return runCommand(argv, { name: 'indexer', usage, parse: parseIndexerArgs, run: index })
 }
 
-async function index({ config: configPath, options }: { config: string | undefined; options: IndexerOptions }, { env, logger }: CommandContext): Promise<number> {
+async function index({ config: configPath, options, metricsListen }: IndexerArgs, { env, logger }: CommandContext): Promise<number> {
   const config = resolveNetworksConfig(env, configPath)
+  const metrics = metricsListen === undefined ? undefined : createIndexerMetrics()
   const database = createDb({ url: env.DATABASE_URL, logger })
+  let metricsServer: MetricsServer | undefined
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {
     const indexer = await startIndexer(
-      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger },
+      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger, metrics },
       config.networks,
       options,
     )
+    if (metrics !== undefined && metricsListen !== undefined) {
+      const onError = (error: unknown) => logger.error({ msg: 'collecting metrics failed', error: (error as Error).message })
+      metricsServer = await serveMetrics({ source: metrics.registry, onError }, metricsListen)
+      process.stdout.write(`indexer metrics on ${metricsServer.url}\n`)
+    }
     const signalled = new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'))
       process.once('SIGTERM', () => resolve('SIGTERM'))
@@ -106,6 +124,7 @@ async function index({ config: configPath, options }: { config: string | undefin
     if (fatal) throw fatal
     return 0
   } finally {
+    await metricsServer?.close()
     await database.close()
   }
 }

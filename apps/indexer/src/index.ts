@@ -1,0 +1,2 @@
+export { formatEta } from './progress.js'
+export { progressBar } from './statusView.js'

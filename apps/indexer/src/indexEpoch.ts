@@ -1,31 +1,18 @@
-import type { Hex } from '@uncle-rpc/chain'
+import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
 import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
 import type { Era1FileRef, Era1Store } from './era1/store.js'
 import type { VerifyPool } from './era1/verifyPool.js'
-import { Era1RefusedError, type EpochBlock } from './era1/verifyEpoch.js'
 import { Era1ConflictError } from './errors.js'
 import type { IndexRangeResult } from './indexRange.js'
 import type { EpochJob } from './jobs.js'
-import type { ChainWriterDeps } from './linkage.js'
+import { type ChainWriterDeps, consecutiveRuns } from './linkage.js'
 import { applyWritePlan } from './writer.js'
 
 export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
   store: Era1Store
   verifier: VerifyPool
-  /** Published roots by epoch, when the chain has them. */
-  roots: readonly Hex[] | undefined
-}
-
-/** Splits blocks sorted by number into runs of consecutive numbers. */
-function consecutiveRuns(blocks: readonly EpochBlock[]): EpochBlock[][] {
-  const runs: EpochBlock[][] = []
-  for (const block of blocks) {
-    const run = runs.at(-1)
-    const last = run?.at(-1)
-    if (run && last && last.header.number + 1n === block.header.number) run.push(block)
-    else runs.push([block])
-  }
-  return runs
+  /** Published roots of the chain, when known. */
+  roots: EpochRoots | undefined
 }
 
 /**
@@ -38,18 +25,23 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
   const gaps = await findGaps(deps.db, { network, from: job.from, to: job.to })
   if (gaps.length === 0) return { blocks: 0, uncles: 0, written: 0, reorgs: 0 }
   const ref: Era1FileRef = { epoch: job.epoch, name: job.file, startNumber: job.from, count: Number(job.to - job.from + 1n) }
+  const t0 = performance.now()
   const bytes = await deps.store.read(ref)
+  const t1 = performance.now()
   let verified: Awaited<ReturnType<VerifyPool['verify']>>
   try {
-    verified = await deps.verifier.verify({ bytes, name: job.file, epoch: job.epoch, root: deps.roots?.[job.epoch], want: gaps })
+    verified = await deps.verifier.verify({ bytes, name: job.file, roots: deps.roots, want: gaps })
   } catch (error) {
-    if (error instanceof Era1RefusedError) {
+    if (error instanceof Era1FileRefusedError) {
       await recordEra1Refusal(deps.db, { network, epoch: job.epoch, file: job.file, reason: error.reason })
       await deps.store.release(ref, 'refused')
     }
     throw error
   }
+  const t2 = performance.now()
   const outcome = await applyWritePlan(deps.db, { kind: 'append', network, runs: consecutiveRuns(verified.blocks) })
+  const t3 = performance.now()
+  deps.logger.debug({ msg: 'epoch indexed', epoch: job.epoch, read_ms: Math.round(t1 - t0), verify_ms: Math.round(t2 - t1), write_ms: Math.round(t3 - t2) })
   if (outcome.kind === 'conflict') throw new Era1ConflictError(network, job.file, outcome.reason)
   await clearEra1Refusal(deps.db, { network, epoch: job.epoch })
   await deps.store.release(ref, 'indexed')

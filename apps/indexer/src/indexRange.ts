@@ -1,24 +1,12 @@
 import { findGaps } from '@uncle-rpc/db'
 import { BlocksRejectedError } from './errors.js'
-import { fetchRange, type VerifiedBlock } from './fetchRange.js'
+import { fetchRange } from './fetchRange.js'
 import type { RangeJob } from './jobs.js'
-import type { ChainTarget, ChainWriterDeps } from './linkage.js'
+import { type ChainTarget, type ChainWriterDeps, consecutiveRuns } from './linkage.js'
 import { ingestBlocks } from './ingest.js'
 
 export type IndexRangeDeps = ChainWriterDeps & { target: ChainTarget }
 export type IndexRangeResult = { blocks: number; uncles: number; written: number; reorgs: number }
-
-/** Splits blocks sorted by number into runs of consecutive numbers. */
-function consecutiveRuns(blocks: readonly VerifiedBlock[]): VerifiedBlock[][] {
-  const runs: VerifiedBlock[][] = []
-  for (const block of blocks) {
-    const run = runs.at(-1)
-    const last = run?.at(-1)
-    if (run && last && last.header.number + 1n === block.header.number) run.push(block)
-    else runs.push([block])
-  }
-  return runs
-}
 
 /**
  * Indexes the blocks of `[from, to]` not yet in the database: fetch, verify, then write each run

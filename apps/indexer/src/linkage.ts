@@ -55,3 +55,15 @@ export function storedBreak(
   }
   return undefined
 }
+
+/** Splits blocks sorted by number into runs of consecutive numbers. */
+export function consecutiveRuns<T extends { header: { number: bigint } }>(blocks: readonly T[]): T[][] {
+  const runs: T[][] = []
+  for (const block of blocks) {
+    const run = runs.at(-1)
+    const last = run?.at(-1)
+    if (run && last && last.header.number + 1n === block.header.number) run.push(block)
+    else runs.push([block])
+  }
+  return runs
+}

@@ -1,16 +1,16 @@
-import { BaseError, type Hex } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites, registerNetwork } from '@uncle-rpc/db'
+import { type Db, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { ChainIdMismatchError, NetworkStartError } from './errors.js'
 import { createEra1Source, type Era1Source } from './era1/era1Source.js'
-import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, era1QueueName, queueName, rangeJobId, rangeJobName } from './jobs.js'
+import { type PlanSnapshot, planNetwork } from './planner.js'
+import { era1QueueName, queueName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
+import type { IndexerMetrics } from './metrics.js'
 import type { IndexerOptions } from './options.js'
-import { type BlockRange, planJobs } from './planRanges.js'
 import type { Progress } from './progress.js'
-import { retryExhaustedJobs } from './retryExhausted.js'
 import { startTipFollower, type TipFollower } from './tipFollower.js'
 import { createTipLock } from './tipLock.js'
 import { createUpstream, type Upstream } from './upstream/createUpstream.js'
@@ -18,16 +18,15 @@ import { createRangeWorker } from './worker.js'
 
 export type NetworkRunnerDeps = {
   db: Db
-  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
-  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
   connection: ConnectionOptions
   prefix: string
   logger: Logger
   progress: Progress
   redis: Redis
+  /** Absent: metrics off. */
+  metrics?: IndexerMetrics | undefined
 }
 
-export type PlanSnapshot = { target: bigint; indexedHeight: bigint; remaining: bigint }
 
 /** One network's indexing: connection to its node, range jobs, and (without a toBlock) the tip follower. */
 export type NetworkRunner = {
@@ -90,13 +89,17 @@ export function startNetworkRunner(
     fromBlock: BigInt(config.fromBlock),
     confirmations: BigInt(config.confirmations),
   }
-  const onRetry = (info: object) => logger.warn({ msg: 'upstream retry', ...info })
+  const onRetry = (info: { failed: number }) => {
+    logger.warn({ msg: 'upstream retry', ...info })
+    deps.metrics?.retried(config.name, info.failed)
+  }
+  const counted = (client: Upstream) => deps.metrics?.countUpstream(config.name, client) ?? client
   const rpcUrl = config.rpcUrl
   const upstream =
     rpcUrl === undefined
       ? undefined
-      : createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry })
-  const probe = rpcUrl === undefined ? undefined : createProbe({ ...config, rpcUrl })
+      : counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry }))
+  const probe = rpcUrl === undefined ? undefined : counted(createProbe({ ...config, rpcUrl }))
   const era1Url = config.era1
   let era1: Era1Source | undefined
   let era1Queue: Queue | undefined
@@ -130,53 +133,13 @@ export function startNetworkRunner(
   async function plan(q: Queue): Promise<void> {
     if (config.toBlock === undefined && !probe) return
     const to = config.toBlock !== undefined ? BigInt(config.toBlock) : (await (probe as Upstream).blockNumber()) - target.confirmations
-    let indexed = await listIndexedRanges(deps.db, { network: config.name })
-    // Every finished job adds a row; merge them now and then so planning stays cheap.
-    if (indexed.length > 64) {
-      await deps.db.transaction(async (tx) => {
-        // Note: under the shared write lock, so a reorg that un-marks heights never interleaves.
-        await lockNetworkWrites(tx, { network: config.name, mode: 'shared' })
-        await compactIndexedRanges(tx, { network: config.name })
-      })
-      indexed = await listIndexedRanges(deps.db, { network: config.name })
-    }
-    const planned = planJobs({
-      from: target.fromBlock,
-      to,
-      indexed,
-      rangeSize: BigInt(options.rangeSize),
-      epochs: era1 ? await era1.coverage() : [],
-    })
-    if (planned.epochs.length > 0 && era1Queue) {
-      const jobs = planned.epochs.map((e) => ({ network: config.name, ...e }))
-      await era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job) } })))
-      const retried = await retryExhaustedJobs(era1Queue, new Set(jobs.map(epochJobId)))
-      if (retried > 0) logger.info({ msg: 'epoch jobs whose attempts ran out are queued again', jobs: retried })
-    }
-    const ranges = upstream ? planned.ranges : []
-    if (!upstream && planned.ranges.length > 0 && !uncoveredWarned) {
-      uncoveredWarned = true
-      const span = (r: BlockRange) => `${r.from}–${r.to}`
-      logger.error({
-        msg: 'blocks that no era1 file holds, and the network has no rpcUrl to fetch them from',
-        blocks: planned.ranges.length > 8 ? `${planned.ranges.slice(0, 8).map(span).join(', ')} …` : planned.ranges.map(span).join(', '),
-      })
-    }
-    if (ranges.length > 0) {
-      const jobs = ranges.map((r) => ({ network: config.name, ...r }))
-      await q.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
-      // Note: addBulk skips ids that exist, failed ones included; those whose attempts ran out come back here.
-      const retried = await retryExhaustedJobs(q, new Set(jobs.map(rangeJobId)))
-      if (retried > 0) logger.info({ msg: 'range jobs whose attempts ran out are queued again', jobs: retried })
-    }
-    const left = [...planned.epochs, ...planned.ranges].sort((a, b) => (a.from < b.from ? -1 : 1))
-    const firstGap = left[0]?.from
-    const remaining = left.reduce((sum, r) => sum + (r.to - r.from + 1n), 0n)
-    lastPlan = { target: to, indexedHeight: firstGap === undefined ? to : firstGap - 1n, remaining }
-    // Note: refused era1 files, and blocks no source has, do not keep a bounded network from being done.
-    const refused = era1 ? new Set((await listEra1Refusals(deps.db, { network: config.name })).map((r) => r.epoch)) : new Set<number>()
-    const stuck = planned.epochs.every((e) => refused.has(e.epoch)) && (upstream !== undefined ? planned.ranges.length === 0 : true)
-    done = config.toBlock !== undefined && stuck
+    const result = await planNetwork(
+      { db: deps.db, logger, rangeQueue: upstream ? q : undefined, era1Queue, era1 },
+      { network: config.name, from: target.fromBlock, to, rangeSize: BigInt(options.rangeSize), warnUncovered: !uncoveredWarned },
+    )
+    if (result.warnedUncovered) uncoveredWarned = true
+    lastPlan = result.snapshot
+    done = config.toBlock !== undefined && result.nothingLeft
   }
 
   const planSoon = () => {
@@ -238,20 +201,32 @@ export function startNetworkRunner(
       return q
     }
     queue = newQueue(queueName(config.name))
-    const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress }
+    const workerDeps = { connection: deps.connection, prefix: deps.prefix, db: deps.db, upstream, era1, logger: deps.logger, progress: deps.progress, metrics: deps.metrics }
     const workerOptions = {
       network: config.name,
       target,
       verificationAttempts: options.verificationAttempts,
       lockDurationMs: options.lockDurationMs,
     }
-    // Re-plan as soon as a queue runs dry (at most once a second): finishes without waiting a tick.
-    const replanWhenDrained = (w: Worker) =>
-      w.on('drained', () => {
-        const wait = lastPlanAt + 1_000 - Date.now()
-        if (wait <= 0) planSoon()
-        else setTimeout(planSoon, wait).unref()
-      })
+    // Re-plan when a queue runs dry or a job ends (at most once a second), so the last job's end is
+    // noticed at once (BullMQ's 'drained' can come seconds late) and refused work is not waited on.
+    let replanQueued = false
+    const replanSoon = () => {
+      if (replanQueued) return
+      replanQueued = true
+      setTimeout(
+        () => {
+          replanQueued = false
+          planSoon()
+        },
+        Math.max(0, lastPlanAt + 1_000 - Date.now()),
+      ).unref()
+    }
+    const replanWhenDrained = (w: Worker) => {
+      w.on('drained', replanSoon)
+      w.on('completed', replanSoon)
+      w.on('failed', replanSoon)
+    }
     if (upstream) {
       worker = createRangeWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
       replanWhenDrained(worker)
@@ -265,7 +240,7 @@ export function startNetworkRunner(
     planTimer = setInterval(planSoon, options.planIntervalMs)
     planSoon()
     if (config.toBlock === undefined && rpcUrl !== undefined) {
-      tipUpstream = createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry })
+      tipUpstream = counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry }))
       const lock = createTipLock(deps.redis, {
         key: `${deps.prefix}:tip:${config.name}`,
         ttlMs: options.tipLockTtlMs,
@@ -280,7 +255,7 @@ export function startNetworkRunner(
 
   if (era1Url !== undefined) {
     try {
-      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger, deps.builtInRoots)
+      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger)
     } catch (error) {
       stopped = true
       queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new NetworkStartError(errorText(error), { cause: error })))

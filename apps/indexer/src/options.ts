@@ -29,9 +29,9 @@ export type IndexerOptions = {
 }
 
 export const defaultIndexerOptions: IndexerOptions = {
-  rangeSize: 500,
+  rangeSize: 2_000,
   concurrency: 4,
-  batchSize: 100,
+  batchSize: 500,
   maxInFlight: 4,
   lockDurationMs: 30_000,
   planIntervalMs: 5_000,
@@ -41,7 +41,7 @@ export const defaultIndexerOptions: IndexerOptions = {
   tipLockTtlMs: 10_000,
   tipBatch: 100,
   exitWhenDone: false,
-  upstreamAttempts: 5,
+  upstreamAttempts: 10,
   jobAttempts: 10,
   era1Concurrency: 2,
   era1VerifyThreads: 1,

@@ -11,7 +11,11 @@ export type NetworkProgress = {
 }
 
 export type Progress = {
-  recordRange(network: string, result: { blocks: number; uncles: number; written?: number; ms: number }): void
+  /** `source` and `reorgs` are for the metrics (metrics.ts); the progress log counts blocks. */
+  recordRange(
+    network: string,
+    result: { blocks: number; uncles: number; written?: number; ms: number; source?: 'era1' | 'rpc'; reorgs?: number },
+  ): void
   /** Blocks per second over the window since the last call, then starts a new window. */
   takeRate(network: string, now?: number): number
   get(network: string): NetworkProgress

@@ -1,9 +1,10 @@
-import type { BaseError, Hex } from '@uncle-rpc/chain'
+import type { BaseError } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { type Db, registerNetwork } from '@uncle-rpc/db'
 import type { ConnectionOptions } from 'bullmq'
 import { Redis } from 'ioredis'
 import { ChainIdMismatchError } from './errors.js'
+import type { IndexerMetrics } from './metrics.js'
 import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './networkRunner.js'
 import type { IndexerOptions } from './options.js'
 import { createProgress, formatEta } from './progress.js'
@@ -15,8 +16,8 @@ export type IndexerDeps = {
   redisUrl: string
   prefix: string
   logger: Logger
-  /** Published era1 epoch roots that ship with uncle-rpc, by chain id. */
-  builtInRoots?: (chainId: number) => readonly Hex[] | undefined
+  /** Prometheus metrics (metrics.ts); absent = off. */
+  metrics?: IndexerMetrics | undefined
 }
 
 export type Indexer = {
@@ -39,7 +40,7 @@ export async function startIndexer(
   networks: readonly NetworkConfig[],
   options: IndexerOptions,
 ): Promise<Indexer> {
-  const progress = createProgress()
+  const progress = deps.metrics?.countProgress(createProgress()) ?? createProgress()
   const probes = await Promise.all(
     networks.map(async (config) => {
       const rpcUrl = config.rpcUrl
@@ -83,7 +84,7 @@ export async function startIndexer(
   for (const [i, config] of networks.entries())
     runners.push(
       startNetworkRunner(
-        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, ...(deps.builtInRoots && { builtInRoots: deps.builtInRoots }) },
+        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, metrics: deps.metrics },
         config,
         options,
         hooks,
@@ -91,6 +92,12 @@ export async function startIndexer(
       ),
     )
 
+  const watched = deps.metrics?.watch({
+    db: deps.db,
+    connection: deps.connection,
+    prefix: deps.prefix,
+    networks: () => runners.map((r) => ({ name: r.config.name, fromBlock: r.config.fromBlock, toBlock: r.config.toBlock, planned: r.lastPlan?.target })),
+  })
   const progressTimer = setInterval(() => {
     for (const runner of runners) {
       const name = runner.config.name
@@ -127,8 +134,11 @@ export async function startIndexer(
             blocks_indexed: p.blocks,
             blocks_written: p.written,
             uncles_found: p.uncles,
+            // Note: resident-set high-water mark of the whole process (the verification thread included).
+            peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
           })
         }
+        await watched?.close()
         redis.disconnect()
       })()
       return stopping

@@ -10,7 +10,10 @@ import {
 } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { era1QueueName, queueName } from './jobs.js'
+import { createProbe } from './networkRunner.js'
 import type { BlockRange } from './planRanges.js'
+import { formatEta } from './progress.js'
+import { formatProgress, indexedHeight } from './statusView.js'
 
 export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }
 
@@ -29,6 +32,46 @@ export type NetworkStatus = {
   era1Refused: { epoch: number; file: string; reason: string; at: string }[]
   /** Reorgs applied while following the head (replaced blocks stay stored, not canonical). */
   reorgs: { count: number; deepest: number; replacedBlocks: number; last: string | null }
+  /** Highest block below which everything from fromBlock is indexed. */
+  indexedHeight: string
+  /** Blocks in the indexed ranges (for rates between two looks). */
+  indexedBlocks: string
+  /** toBlock, else the node's head; null when unknown. */
+  target: string | null
+  /** The node's eth_blockNumber now; null without a config naming it, or when it does not answer. */
+  nodeHead: string | null
+  /** Node head − latest indexed block; null without the node's head. */
+  headLag: string | null
+  /** Blocks indexed per second since the previous look (--watch), else over about a second; null with one look. */
+  blocksPerSecond: number | null
+  eta: string | null
+}
+
+/** A network as `status` looks at it: from the config (with its node) or only its name and fromBlock. */
+export type StatusNetwork = { name: string; fromBlock: number; toBlock?: number | undefined; rpcUrl?: string | undefined; chainId?: number }
+
+async function nodeHead(network: StatusNetwork): Promise<bigint | null> {
+  if (network.rpcUrl === undefined || network.chainId === undefined) return null
+  const probe = createProbe({ name: network.name, chainId: network.chainId, fromBlock: network.fromBlock, confirmations: 0, rpcUrl: network.rpcUrl })
+  try {
+    return await probe.blockNumber()
+  } catch {
+    // Note: an unreachable node is shown as "node not asked"/null, not as a failed status.
+    return null
+  } finally {
+    await probe.close()
+  }
+}
+
+/** Adds blocks/s and ETA from an earlier look `seconds` ago (same networks, by name). */
+export function withRates(now: readonly NetworkStatus[], before: readonly NetworkStatus[] | undefined, seconds: number): NetworkStatus[] {
+  return now.map((s) => {
+    const prior = before?.find((b) => b.network === s.network)
+    if (prior === undefined || seconds <= 0) return s
+    const rate = Math.max(0, Number(BigInt(s.indexedBlocks) - BigInt(prior.indexedBlocks)) / seconds)
+    const remaining = s.target === null ? null : BigInt(s.target) - BigInt(s.indexedHeight)
+    return { ...s, blocksPerSecond: rate, eta: remaining === null ? null : formatEta(remaining, rate) }
+  })
 }
 
 /** Holes in `[from, highest indexed]`, given merged, sorted ranges. */
@@ -80,13 +123,18 @@ async function queueStatus(
 /** Per-network progress from Postgres (ranges, gaps, counts) and Redis (jobs, failures). */
 export async function collectStatus(
   deps: { db: Db; connection: ConnectionOptions; prefix: string },
-  networks: readonly { name: string; fromBlock: number }[] | undefined,
+  networks: readonly StatusNetwork[] | undefined,
 ): Promise<NetworkStatus[]> {
   const known = await listNetworks(deps.db)
-  const list = networks ?? known.map((n) => ({ name: n.name, fromBlock: 0 }))
+  const list: readonly StatusNetwork[] = networks ?? known.map((n) => ({ name: n.name, fromBlock: 0 }))
   return Promise.all(
-    list.map(async ({ name, fromBlock }) => {
+    list.map(async (network) => {
+      const { name, fromBlock } = network
       const ranges = await listIndexedRanges(deps.db, { network: name })
+      const holes = findHoles(BigInt(fromBlock), ranges)
+      const height = indexedHeight(BigInt(fromBlock), ranges)
+      const head = await nodeHead(network)
+      const target = network.toBlock !== undefined ? BigInt(network.toBlock) : head
       const jobs = await queueStatus(deps.connection, deps.prefix, name).catch((error: unknown) => ({
         jobs: { error: `queue unavailable: ${error instanceof Error ? error.message : String(error)}` },
         failed: [],
@@ -101,7 +149,7 @@ export async function collectStatus(
         uncles: await countUncles(deps.db, { network: name }),
         latest: latest && { number: latest.number.toString(), hash: latest.hash },
         indexedRanges: ranges.map(str),
-        gaps: findHoles(BigInt(fromBlock), ranges).map(str),
+        gaps: holes.map(str),
         ...jobs,
         era1Refused: refused.map((r) => ({ epoch: r.epoch, file: r.file, reason: r.reason, at: r.refusedAt.toISOString() })),
         reorgs: {
@@ -110,6 +158,13 @@ export async function collectStatus(
           replacedBlocks: reorgs.replaced,
           last: reorgs.last?.toISOString() ?? null,
         },
+        indexedHeight: height.toString(),
+        indexedBlocks: ranges.reduce((sum, r) => sum + (r.to - r.from + 1n), 0n).toString(),
+        target: target === null ? null : target.toString(),
+        nodeHead: head === null ? null : head.toString(),
+        headLag: head === null ? null : (head - (latest?.number ?? height)).toString(),
+        blocksPerSecond: null,
+        eta: null,
       }
     }),
   )
@@ -122,6 +177,17 @@ export function formatStatus(statuses: readonly NetworkStatus[]): string {
   return statuses
     .map((s) => {
       const lines = [`${s.network}${s.chainId ? ` (chainId ${s.chainId})` : ''}`]
+      lines.push(
+        formatProgress(
+          {
+            indexedHeight: BigInt(s.indexedHeight),
+            target: s.target === null ? null : BigInt(s.target),
+            nodeHead: s.nodeHead === null ? null : BigInt(s.nodeHead),
+            blocksPerSecond: s.blocksPerSecond,
+          },
+          s.latest === null ? null : BigInt(s.latest.number),
+        ),
+      )
       lines.push(
         `  blocks: ${s.blocks}   uncles: ${s.uncles}   latest: ${s.latest ? `${s.latest.number} ${s.latest.hash}` : 'none'}`,
       )

@@ -127,6 +127,7 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
         written: result.written,
         uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0),
         ms: performance.now() - started,
+        reorgs: result.reorg !== undefined && result.reorg.replaced > 0 ? 1 : 0,
       })
     return next <= head
   }

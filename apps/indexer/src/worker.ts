@@ -1,12 +1,12 @@
-import { BaseError, BlockVerificationError } from '@uncle-rpc/chain'
+import { BaseError, BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
-import { Era1RefusedError } from './era1/verifyEpoch.js'
 import { BlocksRejectedError } from './errors.js'
 import { type IndexEpochDeps, indexEpoch } from './indexEpoch.js'
 import { type IndexRangeResult, indexRange } from './indexRange.js'
 import { decodeEpochJob, decodeRangeJob, epochJobName } from './jobs.js'
+import type { IndexerMetrics } from './metrics.js'
 import type { ChainTarget } from './linkage.js'
 import type { Progress } from './progress.js'
 import { type Upstream, UpstreamError } from './upstream/createUpstream.js'
@@ -35,6 +35,8 @@ export type RangeWorkerDeps = {
   era1: Omit<IndexEpochDeps, 'db' | 'logger'> | undefined
   logger: Logger
   progress: Progress
+  /** Absent: metrics off. */
+  metrics?: IndexerMetrics | undefined
 }
 
 /** A job of a kind this network cannot run (its source is not configured any more). */
@@ -62,16 +64,18 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
         if (!deps.upstream) throw new SourceMissingError(`${options.network}: a range job, but the network has no rpcUrl now`)
         result = await indexRange({ db: deps.db, upstream: deps.upstream, logger, target: options.target }, decodeRangeJob(job.data))
       }
-      deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started })
+      deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started, source: job.name === epochJobName ? 'era1' : 'rpc' })
       return result
     } catch (error) {
-      if (error instanceof Era1RefusedError) {
+      if (error instanceof Era1FileRefusedError) {
+        deps.metrics?.verificationFailed(options.network)
         // Note: a file that fails verification fails again; a good copy is picked up by a later run.
         logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.message })
         throw new UnrecoverableError(error.message)
       }
       if (error instanceof SourceMissingError) throw new UnrecoverableError(error.message)
       if (error instanceof BlocksRejectedError || error instanceof BlockVerificationError) {
+        deps.metrics?.verificationFailed(options.network)
         const attempt = job.attemptsMade + 1
         logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error: error.message })
         if (attempt >= options.verificationAttempts) throw new UnrecoverableError(error.message)

@@ -3,6 +3,7 @@ import type { KeyRecord } from './auth.js'
 import type { AnswerWithFailover } from './failover.js'
 import type { FailoverPolicy } from './failoverPolicy.js'
 import type { RpcLimits } from './limits.js'
+import type { RpcMetrics, Transport } from './metrics.js'
 import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import type { ServedNetwork } from './network.js'
 import type { Partner } from './partner.js'
@@ -34,6 +35,8 @@ export type AnswerDeps = {
   /** Per network and hour (the dashboard's views); absent: not recorded. */
   hourly?: HourlyUsageRecorder | undefined
   limits: RpcLimits
+  /** Absent: metrics off (no hook runs). */
+  metrics?: { metrics: RpcMetrics; transport: Transport } | undefined
 }
 
 /** The -32005 body for a refused message (id of a single request, else null). */
@@ -64,6 +67,7 @@ const policies = {
  */
 export function createAnswer(deps: AnswerDeps): Answer {
   const { handler, answerWithFailover, partnerFor, limiter, usage, hourly, limits } = deps
+  const { metrics, transport = 'http' } = deps.metrics ?? {}
   const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
     usage.add(key.id, requests, errors, forwarded, rateLimited)
     hourly?.add(key.id, network.name, requests, errors, forwarded, rateLimited)
@@ -90,6 +94,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
   }
 
   return async (text, key, network, enableFailover) => {
+    const started = metrics === undefined ? 0 : performance.now()
     const message = parseMessage(text)
     const maxBatchSize = Math.min(limits.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
@@ -98,6 +103,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
       const verdict = taken instanceof Promise ? await taken : taken
       if (!verdict.ok) {
         count(key, network, cost, cost, 0, cost)
+        metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
         const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
         return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
       }
@@ -106,15 +112,17 @@ export function createAnswer(deps: AnswerDeps): Answer {
     if (key.failoverAllowed && (key.failover || enableFailover)) {
       const partner = partnerFor(network)
       if (partner !== undefined) {
-        const { body, errors, forwarded } = await answerWithFailover(message, network, partner, options)
-        count(key, network, cost, errors, forwarded, 0)
+        const { body, local, forwarded, partnerErrors } = await answerWithFailover(message, network, partner, options)
+        count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
+        metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
         return { status: 200, body: body ?? '', failover: forwarded > 0 }
       }
     }
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
-    const { body, errors } = await handler.answerMessage(message, context, options)
-    count(key, network, cost, errors, 0, 0)
+    const { body, ...local } = await handler.answerMessage(message, context, options)
+    count(key, network, cost, local.errors, 0, 0)
+    metrics?.answered(network.name, transport, local, 0, (performance.now() - started) / 1000)
     return { status: 200, body: body ?? '' }
   }
 }

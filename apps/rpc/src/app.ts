@@ -4,8 +4,8 @@ import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from
 import express, { type ErrorRequestHandler, type Express } from 'express'
 import { transportErrorBody } from './limits.js'
 
-/** Readiness: the database answered and at least one network has indexed blocks. */
-export type Readiness = () => Promise<{ ready: boolean; networks: Record<string, string | null>; error?: string }>
+/** Readiness (readiness.ts): whether to answer /ready with 200, and the state to show in its body. */
+export type Readiness = () => Promise<{ ready: boolean } & Record<string, unknown>>
 
 const notFoundBody = transportErrorBody(
   new NotFoundError(

@@ -1,4 +1,5 @@
 import { integerFlag, parseFlags, UsageError } from '@uncle-rpc/config'
+import { type MetricsListen, metricsUsage } from '@uncle-rpc/metrics'
 import { defaultCacheEntries } from './cache.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
@@ -21,6 +22,8 @@ export type RpcArgs = {
   partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
   usageFlushMs: number
   replicaMaxLagMs: number
+  /** Where to serve GET /metrics; undefined = metrics off. */
+  metrics: MetricsListen | undefined
 }
 
 export const defaultPort = 8545
@@ -31,7 +34,8 @@ Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
   HTTP       POST /v3/<API_KEY>          network from the Host name: mainnet.example.com → mainnet
              POST /<network>/v3/<API_KEY>
   WebSocket  /ws/v3/<API_KEY>, /<network>/ws/v3/<API_KEY>
-  GET /health (process up), GET /ready (database reachable, at least one network indexed)
+  GET /health (process up), GET /ready (200 when Postgres, Redis and the partners answer and a
+  network is indexed; the body lists each check and what is degraded)
 A Host without a network label (an IP address, "localhost") means the only network when one is served.
 Create keys with \`uncle-rpc keys create --plan core\`.
 
@@ -75,6 +79,8 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
 Read replicas (DATABASE_READ_URL, comma-separated; usage and keys stay on DATABASE_URL):
   --replica-max-lag-ms <n>         a replica further behind the primary than this (or not answering)
                                    is skipped until it catches up; none left → the primary; default 1000
+${metricsUsage}
+                                   (with --workers, the primary serves the sum of its workers)
   -h, --help
 
 Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
@@ -113,6 +119,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'partner-cooldown-ms',
     'usage-flush-ms',
     'replica-max-lag-ms',
+    'metrics-port',
+    'metrics-host',
   ] as const
   const values = parseFlags(argv, Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }]))) as Partial<
     Record<(typeof flags)[number], string>
@@ -122,6 +130,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
   if (rateLimits !== 'on' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be on or off, got "${rateLimits}"`)
   const port = integer('port', values.port, 0, defaultPort)
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`)
+  const metricsPort = values['metrics-port'] === undefined ? undefined : integer('metrics-port', values['metrics-port'], 0, 0)
+  if (metricsPort !== undefined && metricsPort > 65535) throw new UsageError(`--metrics-port must be at most 65535, got "${values['metrics-port']}"`)
   return {
     config: values.config,
     port,
@@ -156,5 +166,6 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     },
     usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, defaultUsageFlushMs),
     replicaMaxLagMs: integer('replica-max-lag-ms', values['replica-max-lag-ms'], 1, 1000),
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: values['metrics-host'] ?? '127.0.0.1' },
   }
 }

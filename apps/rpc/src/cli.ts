@@ -1,7 +1,9 @@
 import cluster, { type Worker } from 'node:cluster'
 import { type CommandContext, type Logger, type NetworksConfig, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
+import { aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
+import { createRpcMetrics } from './metrics.js'
 import { createRpcServer } from './server.js'
 
 function untilSignal(): Promise<string> {
@@ -28,6 +30,14 @@ function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): str
  */
 export function redisPrefix(databaseUrl: string): string {
   return `uncle-rpc:${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'}`
+}
+
+/** Serves GET /metrics when --metrics-port is given and prints its URL on stdout. */
+async function metricsEndpoint(args: RpcArgs, logger: Logger, source: () => MetricsSource): Promise<MetricsServer | undefined> {
+  if (args.metrics === undefined) return undefined
+  const server = await serveMetrics({ source: source(), onError: (error) => logger.error({ msg: 'collecting metrics failed', error: (error as Error).message }) }, args.metrics)
+  process.stdout.write(`rpc metrics on ${server.url}\n`)
+  return server
 }
 
 /**
@@ -63,6 +73,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
       process.stdout.write(listeningLine(args, address.port, config))
     }
   })
+  const metricsServer = await metricsEndpoint(args, logger, aggregateWorkers)
 
   const fork = () => {
     const startedAt = Date.now()
@@ -103,6 +114,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   // Note: the signal itself, not worker.kill(), which disconnects first and skips the graceful close.
   for (const worker of live) worker.process.kill('SIGTERM')
   await exited
+  await metricsServer?.close()
   return failedCodes === 0 ? 0 : 1
 }
 
@@ -117,7 +129,11 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
 
   // Note: registered before the slow start-up, so a SIGTERM meanwhile still means a clean stop.
   const signalled = untilSignal()
+  const metrics = args.metrics === undefined ? undefined : createRpcMetrics()
+  // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
+  if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
   const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger })
+  let metricsServer: MetricsServer | undefined
   let replicas: ReadReplicas | undefined
   if (env.DATABASE_READ_URL.length > 0) {
     replicas = createReadReplicas({ primary: database.db, urls: env.DATABASE_READ_URL, maxLagMs: args.replicaMaxLagMs, poolSize: args.dbPool, logger })
@@ -125,7 +141,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
   }
   try {
     const rpc = createRpcServer(
-      { db: database.db, logger, reads: replicas },
+      { db: database.db, logger, reads: replicas, metrics },
       {
         networks: config.networks,
         limits: args.limits,
@@ -139,6 +155,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
       },
     )
     const address = await rpc.listen(args.port, args.host)
+    if (metrics !== undefined && cluster.isPrimary) metricsServer = await metricsEndpoint(args, logger, () => metrics.registry)
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))
     logger.info({ msg: 'rpc listening', port: address.port, host: args.host, networks: config.networks.map((n) => n.name) })
     const signal = await signalled
@@ -146,6 +163,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
     await rpc.close()
     return 0
   } finally {
+    await metricsServer?.close()
     await replicas?.close()
     await database.close()
     // Note: a cluster worker's IPC channel keeps it alive until it disconnects.

@@ -29,7 +29,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc --workers', ()
     process.kill(workers[0]!, 'SIGKILL')
     const killedAt = Date.now()
     // A new worker takes the dead one's place.
-    await rpc.cli.waitFor(/a new rpc worker is serving/, 15_000)
+    await rpc.cli.waitFor(/a new rpc worker is serving/, 30_000)
     expect(childPids(rpc.pid).filter((p) => p !== workers[0])).toHaveLength(2)
     const replacedMs = Date.now() - killedAt
     await sleep(700)
@@ -47,5 +47,5 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc --workers', ()
     const code = await rpc.cli.stop('SIGTERM')
     expect(code, rpc.cli.stderr().slice(-3000)).toBe(0)
     rpc = undefined
-  }, 30_000)
+  }, 60_000)
 })

@@ -48,11 +48,11 @@ const handler = createJsonRpcHandler<MethodContext>({
 const network = { name: 'mainnet', confirmations: 0 }
 const call = (id: unknown, method: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"${method}","params":[]}`
 
-test('behavior: a forwarded error answer counts once whatever its spacing; local errors count where made', async () => {
+test('behavior: a forwarded error answer counts once whatever its spacing; local answers count by kind where made', async () => {
   const answer = createAnswerWithFailover({ handler })
   const partner = createPartner({ logger: createLogger({ level: 'fatal', name: 'count-test' }) }, { url: partnerUrl, name: 'mainnet' })
   const single = await answer(parseMessage(call('single', 'unindexed')), network, partner, {})
-  expect(single).toEqual({ body: spacedError('single'), errors: 1, forwarded: 1 })
+  expect(single).toEqual({ body: spacedError('single'), local: { found: 0, nulls: 0, errors: 0 }, forwarded: 1, partnerErrors: 1 })
   // Batch: two forwarded (partner ids 0 and 1: error, result), one local result, one local error.
   const batch = await answer(
     parseMessage(`[${call('a', 'unindexed')},${call('b', 'unindexed')},${call('c', 'local')},${call('d', 'nope')}]`),
@@ -61,7 +61,7 @@ test('behavior: a forwarded error answer counts once whatever its spacing; local
     {},
   )
   expect(batch.forwarded).toBe(2)
-  expect(batch.errors).toBe(2)
+  expect([batch.local, batch.partnerErrors]).toEqual([{ found: 1, nulls: 0, errors: 1 }, 1])
   expect(JSON.parse(batch.body!)).toEqual([
     { jsonrpc: '2.0', id: 'a', error: { code: -32000, message: 'header not found' } },
     { jsonrpc: '2.0', id: 'b', result: '0x1' },
@@ -69,8 +69,8 @@ test('behavior: a forwarded error answer counts once whatever its spacing; local
     { jsonrpc: '2.0', id: 'd', error: { code: -32601, message: 'the method nope does not exist/is not available' } },
   ])
   // Unparseable and empty: one error each.
-  expect(await answer(parseMessage('{oops'), network, partner, {})).toMatchObject({ errors: 1, forwarded: 0 })
-  expect(await answer(parseMessage('[]'), network, partner, {})).toMatchObject({ errors: 1, forwarded: 0 })
+  expect(await answer(parseMessage('{oops'), network, partner, {})).toMatchObject({ local: { errors: 1 }, forwarded: 0 })
+  expect(await answer(parseMessage('[]'), network, partner, {})).toMatchObject({ local: { errors: 1 }, forwarded: 0 })
 })
 
 test('default: countErrorAnswers reads parsed answers, not text', () => {

@@ -1,11 +1,18 @@
-import { errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage } from '@uncle-rpc/jsonrpc'
+import { errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage, type Tally } from '@uncle-rpc/jsonrpc'
 import type { FailoverPolicy, ForwardCall } from './failoverPolicy.js'
 import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import type { ServedNetwork } from './network.js'
 import { type Partner, PartnerUnavailableError } from './partner.js'
 
-/** A message answered with forwarding on: the body (undefined: none), its error answers and how many calls the partner answered. */
-export type ForwardedAnswer = { body: string | undefined; errors: number; forwarded: number }
+/**
+ * A message answered with forwarding on: the body (undefined: none), the answers made here by
+ * kind (`local`), how many calls the partner answered and how many of those are errors.
+ */
+export type ForwardedAnswer = { body: string | undefined; local: Tally; forwarded: number; partnerErrors: number }
+
+// The local tallies of a forwarded call (none: the partner answered it) and of a failed forward.
+const none: Readonly<Tally> = Object.freeze({ found: 0, nulls: 0, errors: 0 })
+const oneError: Readonly<Tally> = Object.freeze({ found: 0, nulls: 0, errors: 1 })
 
 export type AnswerWithFailover = (
   message: ParsedMessage,
@@ -65,19 +72,25 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed = call) }
     const local = await handler.answerMessage(message, { network, failover }, options)
     const rawId = message.entry.rawId
-    if (needed === undefined || rawId === undefined || local.body === undefined) return { ...local, forwarded: 0 }
+    if (needed === undefined || rawId === undefined || local.body === undefined) {
+      const { body, ...tally } = local
+      return { body, local: tally, forwarded: 0, partnerErrors: 0 }
+    }
     try {
       const answer = await partner.send(callText(rawId, needed))
-      return { body: answer.text, errors: countErrorAnswers(answer.value), forwarded: 1 }
+      return { body: answer.text, local: none, forwarded: 1, partnerErrors: countErrorAnswers(answer.value) }
     } catch (error) {
-      return { body: errorResponse(rawId, partnerUnavailableError(error)), errors: 1, forwarded: 0 }
+      return { body: errorResponse(rawId, partnerUnavailableError(error)), local: oneError, forwarded: 0, partnerErrors: 0 }
     }
   }
 
   async function batch(message: ParsedMessage & { kind: 'batch' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
     const { entries } = message
     const limit = options.maxBatchSize ?? Number.POSITIVE_INFINITY
-    if (entries.length === 0 || entries.length > limit) return { ...(await handler.answerMessage(message, { network }, options)), forwarded: 0 }
+    if (entries.length === 0 || entries.length > limit) {
+      const { body, ...tally } = await handler.answerMessage(message, { network }, options)
+      return { body, local: tally, forwarded: 0, partnerErrors: 0 }
+    }
     const needed: (ForwardCall | undefined)[] = new Array<ForwardCall | undefined>(entries.length)
     const locals = await Promise.all(
       entries.map((entry, i) => {
@@ -88,11 +101,15 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     const answers = locals.map((local) => local.body)
     const forward = answers.flatMap((answer, i) => (needed[i] !== undefined && answer !== undefined && entries[i]!.rawId !== undefined ? [i] : []))
     const forwardedEntries = new Set(forward)
-    let errors = 0
-    locals.forEach((local, i) => {
-      if (!forwardedEntries.has(i)) errors += local.errors
+    const local: Tally = { found: 0, nulls: 0, errors: 0 }
+    locals.forEach((answer, i) => {
+      if (forwardedEntries.has(i)) return
+      local.found += answer.found
+      local.nulls += answer.nulls
+      local.errors += answer.errors
     })
     let forwarded = 0
+    let partnerErrors = 0
     if (forward.length > 0) {
       let items: unknown[] | Error
       try {
@@ -107,18 +124,22 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
         const rawId = entries[i]!.rawId!
         const item = items instanceof Error ? undefined : byId.get(k)
         const rebuilt = items instanceof Error ? null : rebuild(rawId, item)
-        if (rebuilt !== null) forwarded++
-        if (rebuilt === null || isErrorAnswer(item)) errors++
+        if (rebuilt === null) local.errors++
+        else {
+          forwarded++
+          if (isErrorAnswer(item)) partnerErrors++
+        }
         answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
       })
     }
     const body = answers.filter((answer) => answer !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', errors, forwarded }
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', local, forwarded, partnerErrors }
   }
 
   return async (message, network, partner, options) => {
     if (message.kind === 'single') return single(message, network, partner, options)
     if (message.kind === 'batch') return batch(message, network, partner, options)
-    return { ...(await handler.answerMessage(message, { network }, options)), forwarded: 0 }
+    const { body, ...tally } = await handler.answerMessage(message, { network }, options)
+    return { body, local: tally, forwarded: 0, partnerErrors: 0 }
   }
 }

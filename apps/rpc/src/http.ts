@@ -97,7 +97,8 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
-    if (req.destroyed || res.headersSent) {
+    // Note: req itself is destroyed once its body was read; the socket says whether the client is gone.
+    if (req.socket.destroyed || res.headersSent) {
       res.destroy()
       return
     }

@@ -19,6 +19,8 @@ export type RateLimiter = {
   take(key: KeyRecord, cost: number): RateVerdict | Promise<RateVerdict>
   /** Resolves true once Redis is connected, false after `ms` (the limiter then starts failing open). */
   ready(ms: number): Promise<boolean>
+  /** Redis answers and limits are shared (false while failing open to per-process limits). */
+  readonly shared: boolean
   close(): Promise<void>
 }
 
@@ -278,6 +280,9 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
 
   return {
     take,
+    get shared() {
+      return downSince === 0 && redis.status === 'ready'
+    },
     ready: (ms) =>
       redis.status === 'ready'
         ? Promise.resolve(true)

@@ -62,7 +62,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     replicaDb = createDb({ url: replica.url('uncle_rpc'), max: 1 })
     const config = join(tmpdir(), `uncle-rpc-replicas-${process.pid}.json`)
     writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:9/', confirmations: 0 }] }))
-    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--cache-entries', '0', '--rate-limits', 'off', '--replica-max-lag-ms', String(maxLagMs)], {
+    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--cache-entries', '0', '--rate-limits', 'off', '--db-deadline-ms', '5000', '--replica-max-lag-ms', String(maxLagMs)], {
       env: { DATABASE_URL: url, DATABASE_READ_URL: replica.url('uncle_rpc'), LOG_LEVEL: 'info' },
     })
     base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1]!

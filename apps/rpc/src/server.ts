@@ -4,7 +4,7 @@ import type { Logger } from '@uncle-rpc/config'
 import { addHourlyUsage, addUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './answer.js'
-import { createApp, finishApp, type Readiness } from './app.js'
+import { createApp, finishApp } from './app.js'
 import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './auth.js'
 import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './cache.js'
 import { createAnswerWithFailover } from './failover.js'
@@ -12,10 +12,12 @@ import { createHeadTracker, type HeadTracker } from './heads.js'
 import { createHttpHandler } from './http.js'
 import { defaultLimits, type RpcLimits } from './limits.js'
 import type { BlockKnown, FindUncle, MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
 import { createNetworkResolver, type ServedNetwork } from './network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './rateLimit.js'
+import { createReadiness } from './readiness.js'
 import { createBlockKnown, createDbKeyStore, createFindUncle, primaryReads, type ReadSource } from './store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './usage.js'
 import { createHourlyUsageRecorder, type HourlyUsageRecorder, type HourlyUsageStore } from './usageHourly.js'
@@ -36,6 +38,8 @@ export type RpcServerDeps = {
   usageStore?: UsageStore | undefined
   /** Default: usage_hourly on `db`, rows kept 35 days. */
   hourlyUsageStore?: HourlyUsageStore | undefined
+  /** Prometheus metrics (metrics.ts); absent = off. */
+  metrics?: RpcMetrics | undefined
 }
 
 export type RpcServerOptions = {
@@ -102,7 +106,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const methods = createMethods({
     findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db)),
     blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
-    cache,
+    cache: deps.metrics?.countLookups(cache) ?? cache,
     latest: heads.latest,
     deadlineMs: options.dbDeadlineMs,
     onLocalFailure,
@@ -118,17 +122,6 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         error: error instanceof Error ? error.message : String(error),
       }),
   })
-
-  const readiness: Readiness = async () => {
-    try {
-      const latest = await heads.refresh()
-      const networks = Object.fromEntries([...latest].map(([name, n]) => [name, n === null ? null : n.toString()]))
-      return { ready: [...latest.values()].some((n) => n !== null), networks }
-    } catch (error) {
-      logger.warn({ msg: 'readiness check failed', error: (error as Error).message })
-      return { ready: false, networks: {}, error: 'database unreachable' }
-    }
-  }
 
   const partners = new Map<string, Partner>()
   for (const network of options.networks)
@@ -151,16 +144,22 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     },
     { flushIntervalMs: options.usageFlushMs },
   )
-  const answer = createAnswer({
+  const answerDeps = {
     handler,
     answerWithFailover: createAnswerWithFailover({ handler }),
-    partnerFor: (network) => partners.get(network.name),
+    partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
     hourly,
     limits,
-  })
+  }
+  const { metrics } = deps
+  const answer = createAnswer({ ...answerDeps, metrics: metrics && { metrics, transport: 'http' } })
+  const answerWs = metrics === undefined ? answer : createAnswer({ ...answerDeps, metrics: { metrics, transport: 'ws' } })
 
+  const reads = deps.reads
+  const replicas = reads?.states === undefined ? undefined : () => reads.states?.() ?? []
+  const readiness = createReadiness({ heads, limiter, partners, replicas, logger })
   const app = createApp({ readiness })
   const server = createServer({
     requestTimeout: limits.requestTimeoutMs,
@@ -168,7 +167,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
-  const ws = attachWebSocket({ resolver, auth, answer, limits, logger }, server)
+  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
+  metrics?.watch({ partners, wsConnections: ws.connections, cacheEntries: () => cache.size })
   finishApp(app, logger)
   const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
   // Answers not yet sent; while closing each one ends its keep-alive connection (Connection: close).

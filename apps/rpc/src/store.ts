@@ -1,10 +1,10 @@
-import { blockKnown, type Db, findKeyPolicy, getUncle, type KeyPolicyRow, listKeyPolicies, touchApiKeys } from '@uncle-rpc/db'
+import { blockKnown, type Db, findKeyPolicy, getUncle, type KeyPolicyRow, listKeyPolicies, type ReplicaState, touchApiKeys } from '@uncle-rpc/db'
 import type { KeyRecord, KeyStore } from './auth.js'
 import { compileKeyAccess } from './keyAccess.js'
 import type { BlockKnown, FindUncle } from './methods/eth_getUncleByBlockHashAndIndex.js'
 
-/** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas). */
-export type ReadSource = { read<T>(query: (db: Db) => Promise<T>): Promise<T> }
+/** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas, which also reports their `states` for /ready). */
+export type ReadSource = { read<T>(query: (db: Db) => Promise<T>): Promise<T>; states?: (() => ReplicaState[]) | undefined }
 
 /** Every read on `db` itself (no replicas). */
 export function primaryReads(db: Db): ReadSource {

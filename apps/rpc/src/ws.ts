@@ -25,7 +25,7 @@ type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: Ac
  * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
-export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void> } {
+export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number } {
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
@@ -116,7 +116,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         .then(
           (outcome) => {
             // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body, flow.sent)
+            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
             flow.answered()
           },
           (error: unknown) => {
@@ -149,6 +149,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   sweep.unref()
 
   return {
+    connections: () => wss.clients.size,
     close: () =>
       new Promise((resolve) => {
         clearInterval(sweep)
@@ -191,6 +192,7 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
       ws.resume()
     }
   }
+  // Note: past the queued-bytes bound the socket's writes return false, so it emits 'drain' once empty.
   socket.on('drain', check)
 
   return {
@@ -202,8 +204,6 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
       inFlight--
       check()
     },
-    /** ws.send's callback: the answer left the queue. */
-    sent: () => check(),
     closed() {
       clearTimeout(stall)
       clearTimeout(drop)

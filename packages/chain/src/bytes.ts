@@ -48,3 +48,16 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
 }
+
+/** The bytes of `parts`, one after another. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0
+  for (const part of parts) total += part.length
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}

@@ -1,6 +1,6 @@
 import { type ByteArray, bytesToHex, hexToBigInt } from 'viem'
 import { InvalidHeaderError, InvalidQuantityError } from './errors.js'
-import { type BlockHeader, forEachRlpField, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
+import { type BlockHeader, type FieldKind, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
 
 // The one place where wire (JSON-RPC) and RLP forms of a header meet the domain form.
 
@@ -66,13 +66,33 @@ export function quantityToRlpHex(value: bigint): Hex {
 }
 
 /**
+ * The fields a header has, in RLP order, up to its last one, as [kind, value] pairs.
+ * Throws {@link InvalidHeaderError} if a fork field is present without the ones before it.
+ */
+export function presentHeaderFields(header: BlockHeader): [FieldKind, bigint | Hex][] {
+  const present: [FieldKind, bigint | Hex][] = []
+  let missing: string | undefined
+  for (const [name, kind] of headerFields) {
+    const value = header[name]
+    if (value === undefined) {
+      missing ??= name
+      continue
+    }
+    // Note: RLP fields are positional, so stopping at the gap would silently drop this field
+    // and hash a different header.
+    if (missing !== undefined)
+      throw new InvalidHeaderError({ field: name, value, reason: `present without the fork field "${missing}" before it` })
+    present.push([kind, value])
+  }
+  return present
+}
+
+/**
  * The header's RLP list items, in order, ending at the last field the header has.
  * Throws {@link InvalidHeaderError} if a fork field is present without the ones before it.
  */
 export function headerToRlpFields(header: BlockHeader): Hex[] {
-  const items: Hex[] = []
-  forEachRlpField(header, (value, kind) => items.push(kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex)))
-  return items
+  return presentHeaderFields(header).map(([kind, value]) => (kind === 'quantity' ? quantityToRlpHex(value as bigint) : (value as Hex)))
 }
 
 /** Decodes the RLP list items of a header (as viem's `fromRlp` returns them) into a domain header. */

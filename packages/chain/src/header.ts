@@ -1,5 +1,3 @@
-import { InvalidHeaderError } from './errors.js'
-
 /** A `0x`-prefixed hex string. Domain values are always lowercase. */
 export type Hex = `0x${string}`
 
@@ -68,25 +66,6 @@ export const headerFields = [
   ['parentBeaconBlockRoot', { bytes: 32 }],
   ['requestsHash', { bytes: 32 }],
 ] as const satisfies readonly (readonly [keyof BlockHeader, FieldKind])[]
-
-/**
- * Calls `visit` with each field the header has, in RLP order (the items of RLP(header)).
- * Throws {@link InvalidHeaderError} if a fork field is present without the ones before it:
- * RLP fields are positional, so skipping the gap would hash a different header.
- */
-export function forEachRlpField(header: BlockHeader, visit: (value: bigint | Hex, kind: FieldKind) => void): void {
-  let missing: string | undefined
-  for (const [name, kind] of headerFields) {
-    const value = header[name]
-    if (value === undefined) {
-      missing ??= name
-      continue
-    }
-    if (missing !== undefined)
-      throw new InvalidHeaderError({ field: name, value, reason: `present without the fork field "${missing}" before it` })
-    visit(value, kind)
-  }
-}
 
 /** Number of fields every header has (Frontier); the rest are optional fork additions. */
 export const requiredFieldCount = 15

@@ -1,6 +1,7 @@
 import { bigIntToMinimalBytes, bytesToBigInt, bytesToHexString, hexStringToBytes } from './bytes.js'
+import { presentHeaderFields } from './codecs.js'
 import { InvalidHeaderError } from './errors.js'
-import { type BlockHeader, forEachRlpField, type HashedHeader, type HeaderFieldName, headerFields, requiredFieldCount } from './header.js'
+import { type BlockHeader, type HashedHeader, type HeaderFieldName, type Hex, headerFields, requiredFieldCount } from './header.js'
 import { keccak256Bytes } from './hashes.js'
 import { RlpDecodeError, type RlpItem, readRlpItemInto, rlpPrefixLength, rlpStringLength, writeRlpPrefix, writeRlpString } from './rlp/readRlpItem.js'
 
@@ -86,11 +87,11 @@ export function headerFromBytes(header: HeaderBytes): HashedHeader {
 export function encodeHeaderBytes(header: BlockHeader): Uint8Array {
   const items: Uint8Array[] = []
   let payload = 0
-  forEachRlpField(header, (value, kind) => {
-    const bytes = kind === 'quantity' ? bigIntToMinimalBytes(value as bigint) : hexStringToBytes(value as `0x${string}`)
+  for (const [kind, value] of presentHeaderFields(header)) {
+    const bytes = kind === 'quantity' ? bigIntToMinimalBytes(value as bigint) : hexStringToBytes(value as Hex)
     items.push(bytes)
     payload += rlpStringLength(bytes)
-  })
+  }
   return encodeList(items, payload)
 }
 

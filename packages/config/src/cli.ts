@@ -72,7 +72,7 @@ export async function runCommand<A>(argv: string[], parameters: RunCommandParame
       return (env ??= parseEnv(process.env))
     },
     get logger() {
-      return (logger ??= createLogger({ level: context.env.LOG_LEVEL, name }))
+      return (logger ??= createLogger({ level: context.env.LOG_LEVEL, name, format: context.env.LOG_FORMAT }))
     },
   }
   return parameters.run(args, context)

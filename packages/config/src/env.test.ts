@@ -7,6 +7,7 @@ describe('parseEnv', () => {
       {
         "DATABASE_READ_URL": [],
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/uncle_rpc",
+        "LOG_FORMAT": "auto",
         "LOG_LEVEL": "info",
         "REDIS_URL": "redis://127.0.0.1:6379",
       }
@@ -20,6 +21,7 @@ describe('parseEnv', () => {
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
       PATH: '/usr/bin',
     })
     expect(env).toEqual({
@@ -28,6 +30,7 @@ describe('parseEnv', () => {
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
     })
   })
 

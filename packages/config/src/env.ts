@@ -7,6 +7,10 @@ import { ConfigError, formatIssues } from './issues.js'
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
 
+/** How logs are written: JSON lines, readable lines, or `auto` (readable on a terminal). */
+export const logFormats = ['auto', 'json', 'pretty'] as const
+export type LogFormat = (typeof logFormats)[number]
+
 function urlWithScheme(schemes: readonly string[]) {
   const expected = `expected a ${schemes.map((s) => `${s}//`).join(' or ')} URL`
   return z.string().refine((value) => {
@@ -34,6 +38,7 @@ const envSchema = z.object({
   REDIS_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['redis:', 'rediss:']).default('redis://127.0.0.1:6379')),
   UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info')),
+  LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(logFormats, { error: `expected one of ${logFormats.join(', ')}` }).default('auto')),
 })
 
 /** The process environment uncle-rpc reads, validated, with defaults applied. */
@@ -48,7 +53,35 @@ export type Env = Readonly<{
   UNCLE_RPC_CONFIG?: string
   /** Default `info`. */
   LOG_LEVEL: LogLevel
+  /** Default `auto`: readable lines when stderr is a terminal, JSON lines otherwise. */
+  LOG_FORMAT: LogFormat
 }>
+
+/**
+ * Takes the global `--log-format <json|pretty|auto>` flag out of a command line and records it
+ * as LOG_FORMAT, so the command and the processes it starts log that way. Returns the other
+ * arguments, or a message for a bad value.
+ */
+export function applyLogFormatFlag(argv: readonly string[]): string[] | { error: string } {
+  const rest: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') {
+      rest.push(...argv.slice(i))
+      break
+    }
+    const inline = arg.startsWith('--log-format=') ? arg.slice('--log-format='.length) : undefined
+    if (arg !== '--log-format' && inline === undefined) {
+      rest.push(arg)
+      continue
+    }
+    const format = inline ?? argv[++i]
+    if (!(logFormats as readonly (string | undefined)[]).includes(format))
+      return { error: `--log-format must be one of ${logFormats.join(', ')}, got "${format ?? ''}"` }
+    process.env.LOG_FORMAT = format
+  }
+  return rest
+}
 
 /**
  * Validates the environment once, at startup, and returns a frozen {@link Env}.

@@ -1,8 +1,10 @@
 import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino'
-import type { LogLevel } from './env.js'
+import { isatty } from 'node:tty'
+import type { LogFormat, LogLevel } from './env.js'
+import { prettyDestination } from './prettyLog.js'
 
-// JSON logs on stderr, object first: logger.info({ msg: 'indexed range', network, from: '0' }).
-// stdout is left to command output.
+// Logs on stderr, object first: logger.info({ msg: 'indexed range', network, from: '0' }).
+// stdout is left to command output. JSON lines, or readable lines on a terminal (prettyLog.ts).
 
 export type Logger = PinoLogger
 
@@ -10,8 +12,10 @@ export type CreateLoggerParameters = {
   level: LogLevel
   /** Component name, logged as `name` on every line (`indexer`, `rpc`, `cli`…). */
   name: string
-  /** Where lines go; default stderr. Tests pass a stream to read them back. */
+  /** Where lines go; default stderr. Tests pass a stream to read them back (always JSON). */
   destination?: DestinationStream
+  /** `auto` (default): readable lines when stderr is a terminal, else JSON lines. */
+  format?: LogFormat | undefined
 }
 
 /**
@@ -25,8 +29,17 @@ export function redactKey(apiKey: string): string {
 // Note: a second line of defence; code should still log redactKey(key) rather than the key.
 const redactPaths = ['apiKey', 'api_key', '*.apiKey', '*.api_key']
 
-/** A pino logger writing JSON lines to stderr (or `destination`), with API keys redacted wherever they appear under those names. */
-export function createLogger({ level, name, destination }: CreateLoggerParameters): Logger {
+/** Whether `format` means readable lines on stderr (`auto`: stderr is a terminal). */
+export function wantsPrettyLogs(format: LogFormat | undefined): boolean {
+  return format === 'pretty' || ((format ?? 'auto') === 'auto' && isatty(2))
+}
+
+/**
+ * A pino logger writing JSON lines to stderr (or `destination`) — readable lines instead when
+ * `format` says so —, with API keys redacted wherever they appear under those names.
+ */
+export function createLogger({ level, name, destination, format }: CreateLoggerParameters): Logger {
+  const pretty = destination === undefined && wantsPrettyLogs(format)
   return pino(
     {
       level,
@@ -34,6 +47,6 @@ export function createLogger({ level, name, destination }: CreateLoggerParameter
       base: { pid: process.pid, name },
       redact: { paths: redactPaths, censor: (value) => (typeof value === 'string' ? redactKey(value) : '[redacted]') },
     },
-    destination ?? pino.destination({ dest: 2, sync: true }),
+    destination ?? (pretty ? prettyDestination({ fd: 2, color: isatty(2) }) : pino.destination({ dest: 2, sync: true })),
   )
 }

@@ -262,4 +262,6 @@ test('behavior: answerMessage counts the error answers it writes (not notificati
   expect(await counted(`[${call('echo')},${call('echo')},${call('echo')},${call('echo')}]`)).toBe(1)
   expect(await counted('{oops')).toBe(1)
   expect(await counted('[]')).toBe(1)
+  const tally = await handler.answerMessage(parseMessage(`[${call('echo', '1', ',"params":[1]')},${call('nothing', '2')},${call('nope', '3')}]`), newContext())
+  expect([tally.found, tally.nulls, tally.errors]).toEqual([1, 1, 1])
 })

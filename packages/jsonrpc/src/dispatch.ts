@@ -5,6 +5,7 @@ import { parseWithRawStrings } from './rawId.js'
 import { errorResponse, resultResponse } from './response.js'
 import type {
   Answered,
+  Tally,
   CreateJsonRpcHandlerParameters,
   HandleOptions,
   JsonRpcHandler,
@@ -47,8 +48,8 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
   }
 
-  /** One entry's answer; `tally.errors` counts the error answers written. */
-  async function run(entry: ParsedEntry, context: C, tally: { errors: number }): Promise<string | undefined> {
+  /** One entry's answer; `tally` counts the answers written, by kind. */
+  async function run(entry: ParsedEntry, context: C, tally: Tally): Promise<string | undefined> {
     const request = readRequest(entry, geth)
     if (request.kind === 'ignore') return undefined
     if (request.kind === 'invalid') {
@@ -65,7 +66,10 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     try {
       const params = geth && entry.rawParams !== undefined ? parseWithRawStrings(entry.rawParams) : request.params
       const result = await method(params, context)
-      return rawId === undefined ? undefined : resultResponse(rawId, result)
+      if (rawId === undefined) return undefined
+      if (result === null || result === undefined) tally.nulls++
+      else tally.found++
+      return resultResponse(rawId, result)
     } catch (error) {
       const body = failure(rawId, error, context)
       if (body !== undefined) tally.errors++
@@ -88,18 +92,18 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
   }
 
   async function answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<Answered> {
-    if (message.kind === 'parseError') return { body: parseErrorBody, errors: 1 }
-    const tally = { errors: 0 }
+    if (message.kind === 'parseError') return { body: parseErrorBody, found: 0, nulls: 0, errors: 1 }
+    const tally: Tally = { found: 0, nulls: 0, errors: 0 }
     if (message.kind === 'single') {
       const body = await run(message.entry, context, tally)
-      return { body, errors: tally.errors }
+      return { body, ...tally }
     }
     const { entries } = message
-    if (entries.length === 0) return { body: emptyBatchBody, errors: 1 }
-    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), errors: 1 }
+    if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
+    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
     const responses = await Promise.all(entries.map((entry) => run(entry, context, tally)))
     const body = responses.filter((response) => response !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', errors: tally.errors }
+    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
   }
 
   const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) =>

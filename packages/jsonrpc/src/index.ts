@@ -31,4 +31,5 @@ export type {
   ParsedEntry,
   ParsedMessage,
   RawJson,
+  Tally,
 } from './types.js'

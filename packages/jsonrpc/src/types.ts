@@ -48,8 +48,11 @@ export type ParsedMessage =
   | { readonly kind: 'single'; readonly entry: ParsedEntry }
   | { readonly kind: 'batch'; readonly entries: readonly ParsedEntry[] }
 
-/** A message's answer: the response text (undefined = send no body) and how many error objects it holds. */
-export type Answered = { body: string | undefined; errors: number }
+/** The answers written in a response, by kind: results that are not null, null results, errors. */
+export type Tally = { found: number; nulls: number; errors: number }
+
+/** A message's answer: the response text (undefined = send no body) and its answers by kind. */
+export type Answered = { body: string | undefined } & Tally
 
 /** The transport-free handler: request text in, response text out (undefined = send no body). */
 export type JsonRpcHandler<C> = {

@@ -4,7 +4,12 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { repositoryRoot } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
-// The newcomer's first command, run as they would: `npm start`, then the printed curl.
+// The newcomer's first command, run as they would: `npm start` in a terminal (a pseudo-terminal
+// from util-linux's `script`), then the printed curl, then Ctrl-C.
+
+/** The terminal's text without colors, cursor movement and carriage returns. */
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g')
+const plain = (text: string) => text.replace(ansi, '').replace(/\r/g, '')
 
 describe('npm start', () => {
   let database: TestDatabase
@@ -15,13 +20,11 @@ describe('npm start', () => {
     await database.drop()
   })
 
-  test('default: starts everything, prints a curl whose answer is a real uncle, stops cleanly on SIGINT', async () => {
-    const child = spawn('npm', ['start', '--', '--port', '0', '--node-port', '0', '--dashboard-port', '0'], {
+  test('default: starts everything, readable lines and a live status line (no raw JSON), a curl whose answer is a real uncle, the dashboard, stops cleanly on Ctrl-C', async () => {
+    const child = spawn('script', ['-qfec', 'npm start -- --port 0 --node-port 0 --dashboard-port 0', '/dev/null'], {
       cwd: repositoryRoot,
-      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so SIGINT reaches npm and everything below it, as Ctrl-C does.
-      detached: true,
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
     })
     let out = ''
     let err = ''
@@ -34,13 +37,18 @@ describe('npm start', () => {
     const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')))
     try {
       const deadline = Date.now() + 90_000
-      while (!/curl -s .*$/m.test(out) && Date.now() < deadline && child.exitCode === null)
+      // The summary, then the live line drawn again below it.
+      while (!/Stop: Ctrl-C[\s\S]*mainnet +\[.*blocks\/s.*req\/s/.test(plain(out)) && Date.now() < deadline && child.exitCode === null)
         await new Promise((resolve) => setTimeout(resolve, 200))
-      const curl = /curl -s -X POST -H 'Content-Type: application\/json' --data '(.*)' (http:\/\/\S+)$/m.exec(out)
+      const curl = /curl -s -X POST -H 'Content-Type: application\/json' --data '(.*)' (http:\/\/\S+)$/m.exec(plain(out))
       expect(curl, `stdout: ${out}\nstderr: ${err}`).not.toBeNull()
-      expect(out).toMatch(/^ {2}WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/\S+$/m)
-      const dashboard = /^ {2}Dashboard {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(out)?.[1]
-      expect(dashboard, out).toBeDefined()
+      expect(plain(out)).toMatch(/^ {2}WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/\S+$/m)
+      expect(plain(out)).toMatch(/^\d\d:\d\d:\d\d INFO {2}rpc +rpc listening port=\d+/m)
+      expect(plain(out)).toMatch(/^mainnet {2}\[[█░]{20}\] +\d+% {2}[\d,]+ \/ [\d,]+ {2}[\d,.]+ blocks\/s {2}ETA \S+ {2}[\d,.]+ req\/s$/m)
+      expect(plain(out).split('\n').filter((line) => line.trimStart().startsWith('{'))).toEqual([])
+      expect(plain(out)).toMatch(/^ {2}WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/\S+$/m)
+      const dashboard = /^ {2}Dashboard {2}(http:\/\/127\.0\.0\.1:\d+) /m.exec(plain(out))?.[1]
+      expect(dashboard, plain(out)).toBeDefined()
       const page = await fetch(`${dashboard}/`)
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('<title>uncle-rpc dashboard</title>')
@@ -53,12 +61,14 @@ describe('npm start', () => {
       expect(hashHeader(uncle)).toBe(uncle.hash)
       expect(answer.result?.totalDifficulty).toBeNull()
     } finally {
-      process.kill(-(child.pid as number), 'SIGINT')
+      // Ctrl-C typed into the terminal: the line discipline sends SIGINT to npm and everything below it.
+      child.stdin.write('\x03')
     }
-    // npm itself may die of the SIGINT; what matters is that everything below it stopped.
-    expect([0, 'SIGINT']).toContain(await exited)
-    expect(err).not.toMatch(/exited \(.*\); stopping everything/)
-    const url = /(http:\/\/127\.0\.0\.1:\d+)\/v3\//.exec(out)?.[1]
+    // npm itself may exit non-zero on the SIGINT; what matters is that everything below it stopped.
+    await exited
+    expect(err).toBe('')
+    expect(plain(out)).not.toMatch(/exited \(.*\); stopping everything/)
+    const url = /(http:\/\/127\.0\.0\.1:\d+)\/v3\//.exec(plain(out))?.[1]
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     await expect(fetch(`${url}/health`)).rejects.toThrow()
   }, 180_000)

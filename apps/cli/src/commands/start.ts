@@ -2,8 +2,11 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
+import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, formatLogLine, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, latestUncle, migrateDatabase } from '@uncle-rpc/db'
+import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
+import { createLiveBlock, type LiveBlock } from '../liveBlock.js'
+import { type LiveSample, networkStatuses, renderNetworkLine } from '../liveStatus.js'
 import { checkServices } from '../services.js'
 import { type Child, ChildExitedError, startChild, stopChildren } from '../supervisor.js'
 
@@ -12,7 +15,10 @@ const usage = `Usage: uncle-rpc start [--config <file>] [--port <p>]   (npm star
 Starts the whole system on one machine: applies migrations, starts the bundled sample node on
 a synthetic chain (only when no config names real upstreams), the indexer, the RPC server and
 the developer dashboard (open sign-up, on 127.0.0.1), creates a demo API key, and prints the
-HTTP and WebSocket URLs with a ready curl command and the dashboard's URL. Ctrl-C stops everything.
+HTTP and WebSocket URLs with a ready curl command and the dashboard's URL.
+On a terminal, logs are readable lines and one live line per network shows indexed / target,
+blocks/s, ETA and requests/s (the indexer's and the rpc's metrics); otherwise, or with
+--log-format json, logs are JSON lines. Ctrl-C stops everything.
 
 Flags:
   --config <file>        networks config (JSON); default $UNCLE_RPC_CONFIG, else the demo network
@@ -41,6 +47,51 @@ async function waitForUncle(env: Env, network: string, children: readonly Child[
   }
 }
 
+async function scrape(url: string): Promise<readonly Sample[]> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    return res.ok ? parseMetrics(await res.text()) : []
+  } catch {
+    // Note: a child that is starting or stopping has no metrics yet; the line shows "waiting".
+    return []
+  }
+}
+
+/** Scrapes the indexer and the rpc every second and redraws one line per network; returns stop(). */
+function showLiveStatus(block: LiveBlock, urls: { indexer: string; rpc: string }, networks: readonly string[]): () => void {
+  const window: LiveSample[] = []
+  const width = Math.max(...networks.map((n) => n.length))
+  let stopped = false
+  const tick = async () => {
+    const [indexer, rpc] = await Promise.all([scrape(urls.indexer), scrape(urls.rpc)])
+    if (stopped) return
+    window.push({ at: Date.now(), indexer, rpc })
+    // Note: rates over the last ~5 s, so one slow second does not make the line jump.
+    if (window.length > 6) window.shift()
+    block.update(networkStatuses(networks, window).map((s) => renderNetworkLine(s, width)))
+  }
+  const timer = setInterval(() => void tick(), 1000)
+  void tick()
+  return () => {
+    stopped = true
+    clearInterval(timer)
+    block.close()
+  }
+}
+
+/** A child's log line for the terminal: readable, and the indexer's periodic progress lines left to the live view. */
+function terminalLogLine(line: string): string | undefined {
+  if (line.startsWith('{')) {
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown; name?: unknown }
+      if (entry.name === 'indexer' && entry.msg === 'progress') return undefined
+    } catch {
+      // Note: not JSON after all; shown as it is below.
+    }
+  }
+  return formatLogLine(line, { color: true })
+}
+
 /** `uncle-rpc start`: the newcomer's one command. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -58,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const env = parseEnv(process.env)
-  const logger = createLogger({ level: env.LOG_LEVEL, name: 'start' })
+  const logger = createLogger({ level: env.LOG_LEVEL, name: 'start', format: env.LOG_FORMAT })
   const problems = await checkServices(env)
   if (problems.length > 0) {
     process.stderr.write(`${problems.join('\n\n')}\n`)
@@ -70,7 +121,18 @@ export async function run(argv: string[]): Promise<number> {
   let config = resolveNetworksConfig(env, values.config)
   // The bundled sample node runs only for the demo config (no config names real upstreams).
   const usesSampleNode = values.config === undefined && env.UNCLE_RPC_CONFIG === undefined
-  const childEnv = { ...process.env, LOG_LEVEL: env.LOG_LEVEL }
+  // On a terminal the children log JSON to us, and we print readable lines above the live view.
+  const block = process.stdout.isTTY === true && env.LOG_FORMAT !== 'json' ? createLiveBlock((text) => process.stdout.write(text)) : undefined
+  const say = (text: string) => (block === undefined ? process.stdout.write(text) : block.log(text))
+  const onLogLine =
+    block === undefined
+      ? undefined
+      : (line: string) => {
+          const text = terminalLogLine(line)
+          if (text !== undefined) block.log(text)
+        }
+  const childEnv = { ...process.env, LOG_LEVEL: env.LOG_LEVEL, LOG_FORMAT: block === undefined ? env.LOG_FORMAT : 'json' }
+  let stopLive = () => {}
   let configArgs = values.config ? ['--config', values.config] : []
   const effectiveConfig = join(tmpdir(), `uncle-rpc-start-${process.pid}.json`)
   const children: Child[] = []
@@ -83,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     Promise.race([promise, stopped.then((signal): never => { throw new ChildExitedError(`stopped by ${signal} while starting`) })])
   try {
     if (usesSampleNode) {
-      const node = startChild('sample-node', ['sample-node', '--port', values['node-port']], childEnv)
+      const node = startChild('sample-node', ['sample-node', '--port', values['node-port']], childEnv, onLogLine)
       children.push(node)
       const line = await untilStopped(node.waitForLine(/^sample-node listening on (http:\/\/\S+)/m))
       // Note: the node may be on another port than the demo default; the others get its real URL.
@@ -91,8 +153,8 @@ export async function run(argv: string[]): Promise<number> {
       writeFileSync(effectiveConfig, JSON.stringify(config))
       configArgs = ['--config', effectiveConfig]
     }
-    const indexer = startChild('indexer', ['indexer', ...configArgs], childEnv)
-    const rpc = startChild('rpc', ['rpc', ...configArgs, '--port', values.port], childEnv)
+    const indexer = startChild('indexer', ['indexer', ...configArgs, '--metrics-port', '0'], childEnv, onLogLine)
+    const rpc = startChild('rpc', ['rpc', ...configArgs, '--port', values.port, '--metrics-port', '0'], childEnv, onLogLine)
     children.push(indexer, rpc)
     const listening = await untilStopped(rpc.waitForLine(/^rpc listening on http:\/\/(\S+?)\/v3\/<API_KEY>/m))
     const base = listening[1] as string
@@ -100,11 +162,17 @@ export async function run(argv: string[]): Promise<number> {
       'dashboard',
       ['dashboard', '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
       childEnv,
+      onLogLine,
     )
     children.push(dashboard)
     const dashboardUrl = (await untilStopped(dashboard.waitForLine(/^dashboard listening on (http:\/\/\S+)/m)))[1] as string
+    const metrics = {
+      rpc: (await untilStopped(rpc.waitForLine(/^rpc metrics on (\S+)/m)))[1] as string,
+      indexer: (await untilStopped(indexer.waitForLine(/^indexer metrics on (\S+)/m)))[1] as string,
+    }
+    if (block !== undefined) stopLive = showLiveStatus(block, metrics, config.networks.map((n) => n.name))
 
-    const keys = startChild('keys', ['keys', 'create', '--plan', 'growth', '--label', 'npm start demo'], childEnv)
+    const keys = startChild('keys', ['keys', 'create', '--plan', 'growth', '--label', 'npm start demo'], childEnv, onLogLine)
     const keyLine = await untilStopped(keys.waitForLine(/^([0-9a-zA-Z_-]{20,})\s*$/m))
     const key = keyLine[1] as string
     await keys.exited
@@ -118,7 +186,7 @@ export async function run(argv: string[]): Promise<number> {
         method: 'eth_getUncleByBlockHashAndIndex',
         params: [uncle.blockHash, `0x${uncle.index.toString(16)}`],
       })
-      process.stdout.write(
+      say(
         [
           '',
           `uncle-rpc is running: network "${network}"${usesSampleNode ? ' indexed from the bundled sample node (synthetic chain)' : ''}`,
@@ -130,6 +198,7 @@ export async function run(argv: string[]): Promise<number> {
           `An uncle of block ${uncle.blockNumber}:`,
           `  curl -s -X POST -H 'Content-Type: application/json' --data '${body}' http://${base}/v3/${key}`,
           '',
+          `Metrics (Prometheus): ${metrics.rpc} (rpc), ${metrics.indexer} (indexer)`,
           'Progress: npx uncle-rpc status      Stop: Ctrl-C',
           '',
         ].join('\n'),
@@ -138,13 +207,17 @@ export async function run(argv: string[]): Promise<number> {
     let stopping = false
     const crashed = children.map(async (c) => {
       const code = await c.exited
-      if (!stopping) process.stderr.write(`uncle-rpc start: ${c.name} exited (${code}); stopping everything\n`)
+      const line = `uncle-rpc start: ${c.name} exited (${code}); stopping everything\n`
+      if (stopping) return 1
+      if (block === undefined) process.stderr.write(line)
+      else block.log(line)
       return 1
     })
     const outcome = await Promise.race([stopped.then(() => 0), ...crashed])
     stopping = true
     return outcome
   } finally {
+    stopLive()
     await stopChildren(children)
     rmSync(effectiveConfig, { force: true })
   }

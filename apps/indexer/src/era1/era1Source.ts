@@ -1,14 +1,13 @@
-import type { Hex } from '@uncle-rpc/chain'
+import { type EpochRoots, loadEpochRoots, publishedEpochRoots } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import type { EpochCoverage } from '../planRanges.js'
-import { loadEpochRoots } from './epochRoots.js'
 import { createEra1Store, type Era1Store } from './store.js'
 import { createVerifyPool, type VerifyPool } from './verifyPool.js'
 
 /** A network's era1 files: where they are, the roots they must match, and who verifies them. */
 export type Era1Source = {
   store: Era1Store
-  roots: readonly Hex[] | undefined
+  roots: EpochRoots | undefined
   verifier: VerifyPool
   /** The blocks each file holds (listing cached for `listTtlMs`). */
   coverage(): Promise<EpochCoverage[]>
@@ -25,17 +24,27 @@ export function createEra1Source(
   config: NetworkConfig & { era1: string },
   options: Era1SourceOptions,
   logger: Logger,
-  builtInRoots?: (chainId: number) => readonly Hex[] | undefined,
 ): Era1Source {
-  const store = createEra1Store(config.era1, { keep: options.keepEra1 })
-  const roots = config.era1Roots !== undefined ? loadEpochRoots(config.era1Roots).roots : builtInRoots?.(config.chainId)
+  // Note: mainnet's published roots ship with packages/chain; other chains bring a file.
+  const roots = config.era1Roots !== undefined ? loadEpochRoots(config.era1Roots) : publishedEpochRoots(BigInt(config.chainId))
+  const store = createEra1Store(config.era1, {
+    network: config.name,
+    keep: options.keepEra1,
+    roots,
+    // Note: without a toBlock, as far as published roots go (the mirror's own listing otherwise: first epoch only).
+    epochs: {
+      from: Math.floor(config.fromBlock / 8192),
+      to: config.toBlock !== undefined ? Math.floor(config.toBlock / 8192) : Math.max(0, (roots?.roots.length ?? 1) - 1),
+    },
+    logger,
+  })
   if (roots === undefined)
     logger.warn({
       msg: 'NO PUBLISHED EPOCH ROOTS for this chain: era1 files are checked only against themselves (hashes, links, total difficulty, their own accumulator record). A consistent forgery would pass. Give "era1Roots" in the config to check each epoch against its published root.',
       chain_id: config.chainId,
       era1: store.description,
     })
-  else logger.info({ msg: 'era1 source', era1: store.description, published_roots: roots.length })
+  else logger.info({ msg: 'era1 source', era1: store.description, published_roots: roots.roots.length, roots_from: roots.source })
   const verifier = createVerifyPool({ threads: options.verifyThreads })
   let listed: { at: number; coverage: Promise<EpochCoverage[]> } | undefined
   return {

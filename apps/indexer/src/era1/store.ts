@@ -1,6 +1,9 @@
 import { open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BaseError } from '@uncle-rpc/chain'
+import { mkdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { BaseError, createEra1Mirror, type EpochRoots, type Era1MirrorFile, parseEra1FileName } from '@uncle-rpc/chain'
+import type { Logger } from '@uncle-rpc/config'
 
 // Where era1 files come from. A directory is read in place; a mirror (http(s) base URL)
 // downloads each file before its job and removes it after (unless kept). Both give the
@@ -28,15 +31,6 @@ export class Era1StoreError extends BaseError {
   constructor(message: string, cause?: unknown) {
     super(message, { name: 'Era1StoreError', cause })
   }
-}
-
-const nameRe = /^([a-z0-9-]+)-(\d{5})-([0-9a-f]{8})\.era1$/
-
-/** The epoch and root prefix a standard era1 file name carries, if it is one. */
-export function parseEra1Name(name: string): { network: string; epoch: number; root8: string } | undefined {
-  const match = nameRe.exec(name)
-  if (!match) return undefined
-  return { network: match[1] as string, epoch: Number(match[2]), root8: match[3] as string }
 }
 
 /** Reads the BlockIndex at the end of a file: its first block number and block count. */
@@ -70,7 +64,7 @@ export function createDirectoryStore(directory: string): Era1Store {
       }
       const byEpoch = new Map<number, Era1FileRef>()
       for (const name of names) {
-        const parsed = parseEra1Name(name)
+        const parsed = parseEra1FileName(name)
         if (!parsed || byEpoch.has(parsed.epoch)) continue
         // Note: a file too short to hold an index is listed as a full epoch; its job refuses it.
         const index = await readIndex(join(directory, name)).catch(() => ({ startNumber: BigInt(parsed.epoch * epochSize), count: epochSize }))
@@ -85,12 +79,67 @@ export function createDirectoryStore(directory: string): Era1Store {
   }
 }
 
+export type MirrorStoreParameters = {
+  baseUrl: string
+  network: string
+  /** Published roots: file names come from them; otherwise from the mirror's checksums.txt or index. */
+  roots: EpochRoots | undefined
+  /** Epochs the network needs (only these are looked for). */
+  epochs: { from: number; to: number }
+  /** Where downloads go; a file is removed after its job unless `keep`. */
+  dir: string
+  keep: boolean
+  logger: Logger
+}
+
 /**
- * The store for a network's `era1` setting: a directory path, or an http(s):// mirror base URL.
- * `keep`: a mirror keeps its downloads (`--keep-era1`).
+ * An http(s) mirror (packages/chain's downloader: standard names, resume, retries, checksums.txt):
+ * each job downloads its file, and the file is removed once indexed or refused unless `keep`.
  */
-export function createEra1Store(source: string, { keep: _keep }: { keep: boolean; downloadDir?: string }): Era1Store {
+export function createMirrorStore(p: MirrorStoreParameters): Era1Store {
+  const mirror = createEra1Mirror({
+    baseUrl: p.baseUrl,
+    network: p.network,
+    dir: p.dir,
+    roots: p.roots,
+    onRetry: (info) => p.logger.warn({ msg: 'era1 download retry', file: info.url.split('/').at(-1), attempt: info.attempt, reason: info.reason }),
+  })
+  const downloads = new Map<string, Era1MirrorFile>()
+  return {
+    description: new URL(p.baseUrl).origin + new URL(p.baseUrl).pathname,
+    async list() {
+      await mkdir(p.dir, { recursive: true })
+      const refs: Era1FileRef[] = []
+      for (let epoch = p.epochs.from; epoch <= p.epochs.to; epoch++) {
+        // Note: an epoch the mirror does not list is left to the node (or reported as uncovered).
+        const name = await mirror.fileName(epoch).catch(() => undefined)
+        if (name !== undefined) refs.push({ epoch, name, startNumber: BigInt(epoch * epochSize), count: epochSize })
+      }
+      return refs
+    },
+    async read(ref) {
+      await mkdir(p.dir, { recursive: true })
+      const file = await mirror.download(ref.epoch)
+      downloads.set(ref.name, file)
+      return new Uint8Array(await readFile(file.path))
+    },
+    async release(ref) {
+      const file = downloads.get(ref.name)
+      downloads.delete(ref.name)
+      if (!p.keep) await (file ? mirror.remove(file) : rm(join(p.dir, ref.name), { force: true }))
+    },
+  }
+}
+
+/**
+ * The store for a network's `era1` setting: a directory path, or an http(s):// mirror base URL
+ * (downloads go to `downloadDir`, default <tmp>/uncle-rpc-era1/<network>).
+ */
+export function createEra1Store(
+  source: string,
+  options: Omit<MirrorStoreParameters, 'baseUrl' | 'dir'> & { downloadDir?: string },
+): Era1Store {
   if (/^https?:\/\//i.test(source))
-    throw new Era1StoreError(`era1 mirror ${new URL(source).origin}: downloading from a mirror is not available in this build; download the files and give their directory`)
+    return createMirrorStore({ ...options, baseUrl: source, dir: options.downloadDir ?? join(tmpdir(), 'uncle-rpc-era1', options.network) })
   return createDirectoryStore(source)
 }

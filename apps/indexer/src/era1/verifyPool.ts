@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
-import { BaseError } from '@uncle-rpc/chain'
-import { Era1RefusedError, type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
+import { BaseError, Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 import type { VerifyResponse } from './verifyWorkerMain.js'
 
 /** Verifies era1 files off the main thread (or on it, with `threads: 0`). */
@@ -23,7 +23,10 @@ export class VerifyThreadError extends BaseError {
 export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
   if (threads === 0)
     return {
-      verify: async (params) => verifyEpoch(params),
+      verify: async (params) => {
+        await hashesReady()
+        return verifyEpoch(params)
+      },
       close: async () => {},
     }
   let worker: Worker | undefined
@@ -36,7 +39,10 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
       if (!waiter) return
       pending.delete(response.id)
       if ('ok' in response) waiter.resolve(response.ok)
-      else if ('refused' in response) waiter.reject(new Era1RefusedError(response.refused))
+      else if ('refused' in response) {
+        const { file, epoch, reason } = response.refused
+        waiter.reject(new Era1FileRefusedError({ file, epoch, cause: new BaseError(reason) }))
+      }
       else waiter.reject(new VerifyThreadError(response.error))
     })
     w.on('error', (error) => {
@@ -47,6 +53,8 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
     w.unref()
     return w
   }
+  // Note: started now, not on first use: loading the sources into a thread takes a while.
+  worker = start()
   return {
     verify(params) {
       worker ??= start()

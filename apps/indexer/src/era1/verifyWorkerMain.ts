@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
-import { BaseError } from '@uncle-rpc/chain'
-import { Era1RefusedError, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
+import { BaseError, Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 
 // The era1 verification thread: decodes and verifies one file per message, so the main thread
 // stays free to stream the previous epoch into Postgres meanwhile.
@@ -8,15 +8,18 @@ import { Era1RefusedError, type VerifyEpochParameters, verifyEpoch } from './ver
 export type VerifyRequest = { id: number; params: VerifyEpochParameters }
 export type VerifyResponse =
   | { id: number; ok: ReturnType<typeof verifyEpoch> }
-  | { id: number; refused: { epoch: number; file: string; reason: string } }
+  | { id: number; refused: { epoch: number | undefined; file: string; reason: string } }
   | { id: number; error: string }
+
+// Note: the WebAssembly hashers load asynchronously; verification waits for them once.
+await hashesReady()
 
 parentPort?.on('message', ({ id, params }: VerifyRequest) => {
   let response: VerifyResponse
   try {
     response = { id, ok: verifyEpoch(params) }
   } catch (error) {
-    if (error instanceof Era1RefusedError) response = { id, refused: { epoch: error.epoch, file: error.file, reason: error.reason } }
+    if (error instanceof Era1FileRefusedError) response = { id, refused: { epoch: error.epoch, file: error.file, reason: error.reason } }
     else response = { id, error: error instanceof BaseError ? error.message : String(error) }
   }
   parentPort?.postMessage(response)

@@ -1,7 +1,7 @@
 import { BaseError, quantityFromRpc } from '@uncle-rpc/chain'
-import { createClient, http } from 'viem'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
+import { type BatchOutcome, sendHttpBatch } from './httpBatch.js'
 import { createWebSocketLink, type NewHeadsHandlers } from './webSocketLink.js'
 
 /** The upstream node kept failing (after retries), or answered something that cannot be right. */
@@ -53,7 +53,7 @@ export function isWebSocketUrl(url: string): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Creates the JSON-RPC client for one network's archive node (viem transport, batching). */
+/** Creates the JSON-RPC client for one network's archive node (raw JSON-RPC batches over HTTP; viem over WebSocket). */
 export function createUpstream(options: UpstreamOptions): Upstream {
   const batchSize = options.batchSize ?? 100
   const maxAttempts = options.maxAttempts ?? 10
@@ -62,11 +62,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off. Over a
   // WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
   const link = isWebSocketUrl(options.url) ? createWebSocketLink(options.url, timeout) : undefined
-  const send: (request: UpstreamRequest) => Promise<unknown> = link
-    ? (r) => link.request(r.method, r.params)
-    : (createClient({ transport: http(options.url, { batch: { batchSize }, retryCount: 0, timeout }) }).request as unknown as (
-        request: UpstreamRequest,
-      ) => Promise<unknown>)
+  // Over HTTP a chunk is one raw JSON-RPC batch; over a WebSocket, the link's requests issued at once.
+  const sendChunk = async (chunk: UpstreamRequest[]): Promise<BatchOutcome[]> => {
+    if (!link) return sendHttpBatch(options.url, chunk, timeout)
+    const settled = await Promise.allSettled(chunk.map((r) => link.request(r.method, r.params)))
+    return settled.map((outcome) =>
+      outcome.status === 'fulfilled' ? { ok: true, result: outcome.value } : { ok: false, failure: classifyError(outcome.reason) },
+    )
+  }
 
   async function requestMany<T>(
     requests: UpstreamRequest[],
@@ -83,24 +86,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         chunks.map(async (chunk) => {
           const release = await governor.acquire()
           try {
-            // Issued in one tick, so viem sends the chunk as one batch.
-            const settled = await Promise.allSettled(chunk.map((i) => send(requests[i] as UpstreamRequest)))
+            const settled = await sendChunk(chunk.map((i) => requests[i] as UpstreamRequest))
             let throttled: UpstreamFailure | undefined
             settled.forEach((outcome, k) => {
               const index = chunk[k] as number
-              if (outcome.status === 'fulfilled' && accept(outcome.value)) {
-                results[index] = outcome.value as T
+              if (outcome.ok && accept(outcome.result)) {
+                results[index] = outcome.result as T
                 return
               }
-              const failure =
-                outcome.status === 'rejected'
-                  ? classifyError(outcome.reason)
-                  : { retryable: true, throttled: false, reason: 'missing result (node behind?)' }
+              const failure = outcome.ok ? { retryable: true, throttled: false, reason: 'missing result (node behind?)' } : outcome.failure
               if (!failure.retryable)
-                throw new UpstreamError(`${requests[index]?.method} failed: ${failure.reason}`, {
-                  retryable: false,
-                  cause: outcome.status === 'rejected' ? outcome.reason : undefined,
-                })
+                throw new UpstreamError(`${requests[index]?.method} failed: ${failure.reason}`, { retryable: false })
               if (failure.throttled) throttled = failure
               if (!worst || failure.throttled || failure.retryAfterMs) worst = failure
               failed.push(index)

@@ -100,6 +100,8 @@ export function createWebSocketLink(url: string, timeoutMs: number): WebSocketLi
 
   const request = async (method: string, params: unknown[]): Promise<unknown> => {
     const ws = await open()
+    // Note: ws drops what is sent on a closing socket without a word; fail now instead of at the timeout.
+    if (ws.readyState !== WebSocket.OPEN) throw new SocketClosedError({ url })
     const id = nextId++
     const body = { jsonrpc: '2.0', id, method, params }
     return new Promise((resolve, reject) => {

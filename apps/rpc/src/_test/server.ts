@@ -53,6 +53,9 @@ export async function startTestServer(db: Db, options: StartTestServerOptions = 
       networks: options.networks ?? [{ name: 'mainnet', confirmations: options.confirmations ?? 0 }],
       cacheEntries: options.cacheEntries,
       limits: options.limits,
+      // Note: these tests are about answers, not the index-unavailable deadline (failover tests
+      // set their own); a loaded CI machine may take longer than 250 ms for a cold batch.
+      dbDeadlineMs: 5000,
     },
   )
   const { port } = await rpc.listen(0, '127.0.0.1')

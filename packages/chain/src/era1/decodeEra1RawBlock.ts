@@ -102,18 +102,14 @@ export function decodeEra1RawBlock({ headerRlp, bodyRlp, totalDifficulty }: Era1
  */
 export function era1BlockFromRaw(raw: Era1RawBlock): Era1Block {
   let hashes: Hex[] | undefined
-  const block = {
+  return {
     header: headerFromBytes(raw.header),
     uncles: raw.uncles.map(headerFromBytes),
-    totalDifficulty: raw.totalDifficulty,
-    size: raw.size,
-  } as Era1Block
-  Object.defineProperty(block, 'transactionHashes', {
-    enumerable: true,
-    get: () => {
+    get transactionHashes() {
       hashes ??= raw.transactions.map((tx) => bytesToHexString(keccak256Bytes(tx)))
       return hashes
     },
-  })
-  return block
+    totalDifficulty: raw.totalDifficulty,
+    size: raw.size,
+  }
 }

@@ -1,4 +1,5 @@
 import { uncompress } from 'snappyjs'
+import { concatBytes } from '../bytes.js'
 import { crc32c, maskCrc32c } from './crc32c.js'
 import { SnappyFrameError } from './errors.js'
 
@@ -30,7 +31,6 @@ export function decodeSnappyFramed(stream: Uint8Array): Uint8Array {
   if (stream.length === 0) throw new SnappyFrameError({ offset: 0, reason: 'empty stream' })
   let first: Uint8Array | undefined
   let parts: Uint8Array[] | undefined
-  let total = 0
   let pos = 0
   while (pos < stream.length) {
     const chunkStart = pos
@@ -54,20 +54,13 @@ export function decodeSnappyFramed(stream: Uint8Array): Uint8Array {
       // Note: most era1 payloads are one chunk, returned as is; only longer ones are joined.
       if (first === undefined) first = data
       else (parts ??= [first]).push(data)
-      total += data.length
     } else if (type < 0x80) {
       throw new SnappyFrameError({ offset: chunkStart, reason: `reserved unskippable chunk type 0x${type.toString(16).padStart(2, '0')}` })
     }
     // Note: padding (0xfe) and reserved skippable chunks (0x80–0xfd) carry nothing; skip them.
   }
   if (parts === undefined) return first ?? new Uint8Array(0)
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
+  return concatBytes(parts)
 }
 
 // One compressed or uncompressed chunk's data, checksum-checked.

@@ -1,5 +1,5 @@
 import { compress } from 'snappyjs'
-import { bytesToHexString, hexStringToBytes } from '../bytes.js'
+import { bytesToHexString, concatBytes, hexStringToBytes } from '../bytes.js'
 import type { Hex } from '../header.js'
 import { createEpochAccumulator, epochSize, uint256Le } from './accumulator.js'
 import { crc32c, maskCrc32c } from './crc32c.js'
@@ -31,7 +31,7 @@ export function encodeSnappyFramed(data: Uint8Array, { chunkSize = maxChunk, unc
     chunks.push(chunk)
     if (data.length === 0) break
   }
-  return concat(chunks)
+  return concatBytes(chunks)
 }
 
 /** One e2store record: [type u16 LE][length u32 LE][0 u16][data]. */
@@ -41,19 +41,6 @@ export function e2Record(type: number, data: Uint8Array): Uint8Array {
   view.setUint16(0, type, true)
   view.setUint32(2, data.length, true)
   out.set(data, 8)
-  return out
-}
-
-/** The bytes of `parts`, one after another. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let total = 0
-  for (const part of parts) total += part.length
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
   return out
 }
 

@@ -7,7 +7,8 @@ import type { Era1BlockInput } from '../writeEra1.js'
 // Test-side helpers around the era1 writer (not product code).
 
 export type { Era1BlockInput } from '../writeEra1.js'
-export { concat, e2Record, encodeSnappyFramed, writeEra1 } from '../writeEra1.js'
+export { concatBytes as concat } from '../../bytes.js'
+export { e2Record, encodeSnappyFramed, writeEra1 } from '../writeEra1.js'
 
 /** A block of an opened era1 file, re-encoded as writer input (only blocks without transactions). */
 export function era1BlockInput(file: Era1File, number: bigint): Era1BlockInput {

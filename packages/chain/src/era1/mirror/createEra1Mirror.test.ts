@@ -40,7 +40,8 @@ async function startMirror(files: Record<string, Buffer | string>, { faults = tr
     const part = body.subarray(from)
     res.writeHead(range ? 206 : 200, { 'content-length': part.length, ...(range ? { 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` } : {}) })
     if (faults && n % 3 === 2 && part.length > 1000) {
-      res.write(part.subarray(0, part.length >> 1), () => res.destroy())
+      // Note: the drop comes a moment after the half, so the client has it to resume from.
+      res.write(part.subarray(0, part.length >> 1), () => setTimeout(() => res.destroy(), 50))
       served.set(name, (served.get(name) ?? 0) + (part.length >> 1))
       return
     }
