@@ -9,6 +9,13 @@ export type VerifyPool = {
   close(): Promise<void>
 }
 
+/** Why a verification thread refused a file (the original error stayed in that thread; its message crossed). */
+class ThreadRefusalError extends BaseError {
+  constructor(reason: string) {
+    super(reason, { name: 'ThreadRefusalError' })
+  }
+}
+
 /** The verification thread died or answered nonsense. */
 export class VerifyThreadError extends BaseError {
   constructor(message: string) {
@@ -41,7 +48,7 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
       if ('ok' in response) waiter.resolve(response.ok)
       else if ('refused' in response) {
         const { file, epoch, reason } = response.refused
-        waiter.reject(new Era1FileRefusedError({ file, epoch, cause: new BaseError(reason) }))
+        waiter.reject(new Era1FileRefusedError({ file, epoch, cause: new ThreadRefusalError(reason) }))
       }
       else waiter.reject(new VerifyThreadError(response.error))
     })
