@@ -13,7 +13,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import WebSocket from 'ws'
 import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
-import { createApiKey } from '../apps/rpc/src/keys.js'
+import { createApiKey } from '../apps/rpc/src/access/keys.js'
 
 // npm run bench:rpc -- [--duration 10] [--warmup 3] [--connections 64] [--workers 2] [--skip-anvil] [--metrics-only]
 // Every server runs in its own process; this process only generates load (autocannon for HTTP,

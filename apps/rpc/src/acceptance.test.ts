@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetUnclesDerived } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
 import { createTcpProxy, type TcpProxy } from './_test/tcpProxy.js'
-import { hashApiKey } from './auth.js'
-import { createApiKey } from './keys.js'
+import { hashApiKey } from './access/auth.js'
+import { createApiKey } from './access/keys.js'
 
 // Issue 5's acceptance, every process real: two era1 sample nodes (the upstream and the partner),
 // `uncle-rpc indexer` for blocks 0..4095 only, two `uncle-rpc rpc` processes sharing Redis, and

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { UsageError } from '@uncle-rpc/config'
 import { parseRpcArgs } from './args.js'
-import { defaultLimits } from './limits.js'
+import { defaultLimits } from './transport/limits.js'
 
 describe('parseRpcArgs', () => {
   test('default', () => {

@@ -1,10 +1,10 @@
 import { integerFlag, parseFlags, UsageError } from '@uncle-rpc/config'
 import { type MetricsListen, metricsUsage } from '@uncle-rpc/metrics'
-import { defaultCacheEntries } from './cache.js'
-import { defaultLimits, type RpcLimits } from './limits.js'
+import { defaultCacheEntries } from './methods/cache.js'
+import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
-import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './partner.js'
-import { defaultUsageFlushMs } from './usage.js'
+import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './failover/partner.js'
+import { defaultUsageFlushMs } from './access/usage.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {

@@ -1,7 +1,7 @@
 import { Counter, createRegistry, Gauge, Histogram, type Registry } from '@uncle-rpc/metrics'
 import type { Tally } from '@uncle-rpc/jsonrpc'
-import type { AnswerCache } from './cache.js'
-import type { BreakerState } from './breaker.js'
+import type { AnswerCache } from './methods/cache.js'
+import type { BreakerState } from './failover/breaker.js'
 
 /** How a message arrived. */
 export type Transport = 'http' | 'ws'

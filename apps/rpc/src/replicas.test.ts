@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
-import { createApiKey } from './keys.js'
+import { createApiKey } from './access/keys.js'
 
 // Read replicas with real servers: a private primary and a streaming replica of it (initdb,
 // pg_basebackup -R, each the test's own process), and a real `uncle-rpc rpc` reading through

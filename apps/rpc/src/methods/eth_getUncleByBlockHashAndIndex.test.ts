@@ -4,9 +4,10 @@ import { InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
-import { createAnswerCache } from '../cache.js'
-import { createFindUncle, primaryReads } from '../store.js'
-import { createGetUncleByBlockHashAndIndex, type FindUncle } from './eth_getUncleByBlockHashAndIndex.js'
+import { createAnswerCache } from './cache.js'
+import { createFindUncle, primaryReads } from './store.js'
+import type { FindUncle } from './context.js'
+import { createGetUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_getUncleByBlockHashAndIndex', () => {
   let database: TestDatabase

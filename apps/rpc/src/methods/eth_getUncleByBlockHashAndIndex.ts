@@ -1,7 +1,7 @@
 import { type HashedHeader, type Hex, toQuantity, toRpcUncle } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
-import { type AnswerCache, answerKey } from '../cache.js'
+import { type AnswerCache, answerKey } from './cache.js'
 import {
   createDeadline,
   createReadGate,
@@ -9,17 +9,9 @@ import {
   type ForwardCall,
   IndexUnavailableError,
   ReadsPausedError,
-} from '../failoverPolicy.js'
-import type { ServedNetwork } from '../network.js'
-
-/** A stored uncle with its RLP `size` and the number of the block that includes it. */
-export type FoundUncle = { uncle: HashedHeader & { size: number }; blockNumber: bigint }
-
-/** The storage lookup behind the method: one primary-key read. */
-export type FindUncle = (params: { network: string; blockHash: Hex; index: number }) => Promise<FoundUncle | null>
-
-/** Whether the block with this hash is indexed (a known block makes a null answer authoritative). */
-export type BlockKnown = (params: { network: string; blockHash: Hex }) => Promise<boolean>
+} from '../failover/policy.js'
+import type { BlockKnown, FindUncle, MethodContext } from './context.js'
+import type { ServedNetwork } from '../transport/network.js'
 
 export type UncleMethodDeps = {
   findUncle: FindUncle
@@ -33,12 +25,6 @@ export type UncleMethodDeps = {
   /** Told about every failed or late database read (the caller rate-limits its logging). */
   onLocalFailure?: ((error: unknown) => void) | undefined
 }
-
-/**
- * What every method receives from the transport: the network the request was addressed to and,
- * per key, what to do when the index cannot answer (no policy: the failure is an internal error).
- */
-export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy | undefined }
 
 export const defaultDeadlineMs = 250
 

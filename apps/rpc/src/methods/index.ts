@@ -1,5 +1,6 @@
 import type { JsonRpcMethods } from '@uncle-rpc/jsonrpc'
-import { createGetUncleByBlockHashAndIndex, type MethodContext, type UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
+import type { MethodContext } from './context.js'
+import { createGetUncleByBlockHashAndIndex, type UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
 
 /** The method registry: wire name → implementation. Names are case-sensitive (geth: -32601 otherwise). */
 export function createMethods(deps: UncleMethodDeps): JsonRpcMethods<MethodContext> {

@@ -1,11 +1,11 @@
-import { hashApiKey } from './auth.js'
+import { hashApiKey } from '../access/auth.js'
 import { revokeApiKey } from '@uncle-rpc/db'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type WebSocket from 'ws'
-import { createApiKey } from './keys.js'
-import { mainnetBlocksFixture } from './_test/seed.js'
-import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer } from './_test/server.js'
+import { createApiKey } from '../access/keys.js'
+import { mainnetBlocksFixture } from '../_test/seed.js'
+import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
 const unknownHash = `0x${'ab'.repeat(32)}`
 const call = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["${unknownHash}","0x0"]}`

@@ -1,8 +1,8 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { ReplicaState } from '@uncle-rpc/db'
 import type { Readiness } from './app.js'
-import type { HeadTracker } from './heads.js'
-import type { BreakerState } from './breaker.js'
+import type { HeadTracker } from '../methods/heads.js'
+import type { BreakerState } from '../failover/breaker.js'
 
 export type ReadinessDeps = {
   heads: HeadTracker

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createDeadline, createReadGate, DeadlineExceededError, IndexUnavailableError } from './failoverPolicy.js'
+import { createDeadline, createReadGate, DeadlineExceededError, IndexUnavailableError } from './policy.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const never = new Promise<never>(() => undefined)

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { createLogger } from '@uncle-rpc/config'
 import { createJsonRpcHandler, parseMessage } from '@uncle-rpc/jsonrpc'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { countErrorAnswers, createAnswerWithFailover } from './failover.js'
-import { IndexUnavailableError } from './failoverPolicy.js'
-import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { countErrorAnswers, createAnswerWithFailover } from './answerWithFailover.js'
+import { IndexUnavailableError } from './policy.js'
+import type { MethodContext } from '../methods/context.js'
 import { createPartner } from './partner.js'
 
 // Usage is billing data: error answers are counted where each answer is made, including a

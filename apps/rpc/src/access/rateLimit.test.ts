@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createLogger } from '@uncle-rpc/config'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, test } from 'vitest'
-import { createTcpProxy } from './_test/tcpProxy.js'
+import { createTcpProxy } from '../_test/tcpProxy.js'
 import type { KeyRecord } from './auth.js'
 import { createRateLimiter, type RateLimiter, type RateVerdict } from './rateLimit.js'
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { ClientAbortedError } from './errors.js'
+import { ClientAbortedError } from '../errors.js'
 import { errorResponse, type JsonRpcError } from '@uncle-rpc/jsonrpc'
 
 /** Limits that keep one client from hurting the others. Every one is a `uncle-rpc rpc` flag. */

@@ -1,7 +1,7 @@
 import { createLogger } from '@uncle-rpc/config'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createTcpProxy, type TcpProxy } from './_test/tcpProxy.js'
+import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
 import { createPartner, PartnerUnavailableError } from './partner.js'
 
 const lines: string[] = []

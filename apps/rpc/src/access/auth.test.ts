@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, hashApiKey, type KeyStore } from './auth.js'
 import { createApiKey, generateApiKey } from './keys.js'
-import { createDbKeyStore } from './store.js'
+import { createDbKeyStore } from './keyStore.js'
 
 const logger = createLogger({ level: 'fatal', name: 'auth-test' })
 const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"invalid project id"}}'

@@ -1,7 +1,7 @@
 import { errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage, type Tally } from '@uncle-rpc/jsonrpc'
-import type { FailoverPolicy, ForwardCall } from './failoverPolicy.js'
-import type { MethodContext } from './methods/eth_getUncleByBlockHashAndIndex.js'
-import type { ServedNetwork } from './network.js'
+import type { FailoverPolicy, ForwardCall } from './policy.js'
+import type { MethodContext } from '../methods/context.js'
+import type { ServedNetwork } from '../transport/network.js'
 import { type Partner, PartnerUnavailableError } from './partner.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import { Redis } from 'ioredis'
 import type { KeyRecord } from './auth.js'
-import { RedisUnavailableError } from './errors.js'
+import { RedisUnavailableError } from '../errors.js'
 import { dayOfSecond, decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
 
 /** The outcome of taking requests from a key's budgets. */

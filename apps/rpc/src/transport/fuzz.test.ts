@@ -1,8 +1,8 @@
 import { haveFixtures } from '@uncle-rpc/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from './_test/seed.js'
-import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer, type WsClient } from './_test/server.js'
+import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from '../_test/seed.js'
+import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer, type WsClient } from '../_test/server.js'
 
 // ≥ 10,000 generated and mutated requests at the live HTTP and WebSocket endpoints: every answer
 // is valid JSON-RPC (or the documented HTTP error), never a 5xx, never an internal error, and

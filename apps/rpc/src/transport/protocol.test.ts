@@ -1,7 +1,7 @@
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { mainnetBlocksFixture } from './_test/seed.js'
-import { createTestEnv, post, rawRequest, startTestServer, type TestEnv, type TestServer } from './_test/server.js'
+import { mainnetBlocksFixture } from '../_test/seed.js'
+import { createTestEnv, post, rawRequest, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
 // The JSON-RPC corner cases of the contract and the HTTP errors, against a live server.
 

@@ -1,7 +1,7 @@
 import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { derivedUncles, expectedResultJson, infuraSampleResponse, mainnetBlocksFixture, mainnetUnclesDerived, paramCases } from './_test/seed.js'
-import { createTestEnv, openWs, post, rawRequest, startTestServer, type TestEnv, type TestServer } from './_test/server.js'
+import { derivedUncles, expectedResultJson, infuraSampleResponse, mainnetBlocksFixture, mainnetUnclesDerived, paramCases } from '../_test/seed.js'
+import { createTestEnv, openWs, post, rawRequest, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
 // The acceptance answers: every real mainnet uncle over HTTP and WebSocket, byte for byte.
 

@@ -1,4 +1,4 @@
-import { RateLimitReplyError } from './errors.js'
+import { RateLimitReplyError } from '../errors.js'
 
 // The Redis side of the rate limits: an atomic script that grants a process tokens (a lease) from
 // a key's budgets, so every RPC process sharing the Redis sees one budget per key. Fixed windows:
