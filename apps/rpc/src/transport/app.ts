@@ -3,15 +3,12 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
 import { transportErrorBody } from './limits.js'
+import { healthPath, notFoundText, readyPath, rpcExpressPaths } from './routes.js'
 
 /** Readiness (readiness.ts): whether to answer /ready with 200, and the state to show in its body. */
 export type Readiness = () => Promise<{ ready: boolean } & Record<string, unknown>>
 
-const notFoundBody = transportErrorBody(
-  new NotFoundError(
-    'not found: send JSON-RPC as POST /v3/<API_KEY> (or /<network>/v3/<API_KEY>); WebSocket at /ws/v3/<API_KEY>',
-  ),
-)
+const notFoundBody = transportErrorBody(new NotFoundError(notFoundText))
 const methodNotAllowedBody = transportErrorBody(new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
 
 /**
@@ -23,10 +20,10 @@ export function createApp({ readiness }: { readiness: Readiness }): Express {
   app.disable('x-powered-by')
   app.set('etag', false)
 
-  app.get('/health', (_req, res) => {
+  app.get(healthPath, (_req, res) => {
     res.json({ status: 'ok' })
   })
-  app.get('/ready', async (_req, res) => {
+  app.get(readyPath, async (_req, res) => {
     const { ready, ...state } = await readiness()
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', ...state })
   })
@@ -35,7 +32,7 @@ export function createApp({ readiness }: { readiness: Readiness }): Express {
 
 /** The handlers that go last: 405 on the RPC paths, JSON 404, JSON 500 without internals. */
 export function finishApp(app: Express, logger: Logger): void {
-  app.all(['/v3', '/v3/{*rest}', '/:network/v3', '/:network/v3/{*rest}'], (_req, res) => {
+  app.all(rpcExpressPaths, (_req, res) => {
     res.status(405).set('allow', 'POST').type('application/json').send(methodNotAllowedBody)
   })
   app.use((_req, res) => {

@@ -7,6 +7,7 @@ import type { Auth } from '../access/auth.js'
 import { accessAllowed, rejectedBody } from '../access/keyAccess.js'
 import { type DiscardBound, discardBody, isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
+import { rpcPath } from './routes.js'
 
 export type HttpDeps = {
   resolver: NetworkResolver
@@ -15,9 +16,6 @@ export type HttpDeps = {
   limits: RpcLimits
   logger: Logger
 }
-
-/** `POST /v3/<key>` or `POST /<network>/v3/<key>` (an optional trailing slash and query are ignored). */
-const hotPath = /^\/(?:([^/?]+)\/)?v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 
 /** Sends `body` as application/json; `close` ends the connection (used when the rest of the body is not read). */
 export function sendJson(res: ServerResponse, status: number, body: string, close = false): void {
@@ -109,12 +107,12 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
 
   return (req, res) => {
     if (req.method !== 'POST') {
-      if (req.method !== 'OPTIONS' || !hotPath.test(req.url ?? '')) return false
+      if (req.method !== 'OPTIONS' || !rpcPath.test(req.url ?? '')) return false
       res.writeHead(204, preflightHeaders)
       res.end()
       return true
     }
-    const match = hotPath.exec(req.url ?? '')
+    const match = rpcPath.exec(req.url ?? '')
     if (match === null) return false
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))
     return true

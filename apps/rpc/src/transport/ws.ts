@@ -10,10 +10,10 @@ import type { Auth } from '../access/auth.js'
 import { type AccessRequest, accessAllowed, rejectedBody } from '../access/keyAccess.js'
 import { type RpcLimits, transportErrorBody } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
+import { wsNotFoundText, wsPath } from './routes.js'
 
 export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; limits: RpcLimits; logger: Logger }
 
-const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 const jsonHeaders = { 'Content-Type': 'application/json' }
 type Refusal = { status: number; body: string }
 type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
@@ -29,7 +29,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
-  const notFound: Refusal = { status: 404, body: transportErrorBody(new NotFoundError('not found: WebSocket endpoints are /ws/v3/<API_KEY>')) }
+  const notFound: Refusal = { status: 404, body: transportErrorBody(new NotFoundError(wsNotFoundText)) }
   const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
