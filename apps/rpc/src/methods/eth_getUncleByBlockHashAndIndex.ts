@@ -2,14 +2,8 @@ import { type HashedHeader, type Hex, toQuantity, toRpcUncle } from '@uncle-rpc/
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from './cache.js'
-import {
-  createDeadline,
-  createReadGate,
-  type FailoverPolicy,
-  type ForwardCall,
-  IndexUnavailableError,
-  ReadsPausedError,
-} from '../failover/policy.js'
+import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from '../failover/policy.js'
+import { createDeadline, createReadGate, ReadsPausedError } from './readGuards.js'
 import type { BlockKnown, FindUncle, MethodContext } from './context.js'
 import type { ServedNetwork } from '../transport/network.js'
 

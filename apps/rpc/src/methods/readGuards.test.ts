@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest'
+import { createDeadline, createReadGate, DeadlineExceededError } from './readGuards.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const never = new Promise<never>(() => undefined)
+
+describe('createDeadline', () => {
+  test('default: a read that takes longer than the deadline while nothing else completes fails', async () => {
+    const deadline = createDeadline(50)
+    const started = performance.now()
+    await expect(deadline(never)).rejects.toThrow(DeadlineExceededError)
+    expect(performance.now() - started).toBeLessThan(200)
+    expect(await deadline(Promise.resolve(7))).toBe(7)
+  })
+
+  test('behavior: a queued read waits while other reads keep completing, up to 4× the deadline', async () => {
+    const deadline = createDeadline(50)
+    const slow = deadline(sleep(120).then(() => 'late but alive'))
+    // Another read completes every 30 ms: progress, so the slow one is not failed at 50 ms.
+    for (let i = 0; i < 5; i++) await deadline(sleep(30))
+    expect(await slow).toBe('late but alive')
+    const started = performance.now()
+    const stuck = deadline(never)
+    // Note: some of these outlive the 4× cap themselves; they are settled below.
+    const busy = Promise.allSettled(Array.from({ length: 10 }, (_, i) => deadline(sleep(30 * i))))
+    await expect(stuck).rejects.toThrow(DeadlineExceededError)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(195)
+    expect(performance.now() - started).toBeLessThan(300)
+    await busy
+  })
+})
+
+describe('createReadGate', () => {
+  test('default: opens after 5 consecutive failures, one probe after the cooldown, closes on success', async () => {
+    const gate = createReadGate({ failureThreshold: 5, cooldownMs: 50 })
+    for (let i = 0; i < 4; i++) gate.failed()
+    expect(gate.admit()).toBe(true)
+    gate.failed()
+    expect(gate.admit()).toBe(false)
+    await sleep(60)
+    expect([gate.admit(), gate.admit()]).toEqual([true, false])
+    gate.failed()
+    expect(gate.admit()).toBe(false)
+    await sleep(60)
+    expect(gate.admit()).toBe(true)
+    gate.succeeded()
+    expect([gate.admit(), gate.admit()]).toEqual([true, true])
+  })
+})
