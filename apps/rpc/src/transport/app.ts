@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
-import { transportErrorBody } from './limits.js'
 import { healthPath, notFoundText, readyPath, rpcExpressPaths } from './routes.js'
 
 /** Readiness (readiness.ts): whether to answer /ready with 200, and the state to show in its body. */
 export type Readiness = () => Promise<{ ready: boolean } & Record<string, unknown>>
 
-const notFoundBody = transportErrorBody(new NotFoundError(notFoundText))
-const methodNotAllowedBody = transportErrorBody(new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
+const notFoundBody = errorResponse('null', new NotFoundError(notFoundText))
+const methodNotAllowedBody = errorResponse('null', new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
 
 /**
  * The Express application: health, readiness and JSON 404s (WebSockets are upgraded before it, ws.ts).

@@ -5,7 +5,8 @@ import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/js
 import type { Answer, Outcome } from './answer.js'
 import type { Auth } from '../access/auth.js'
 import { accessAllowed, rejectedBody } from '../access/keyAccess.js'
-import { type DiscardBound, discardBody, isJsonContentType, type RpcLimits, readBody, transportErrorBody } from './limits.js'
+import { type DiscardBound, discardBody, isJsonContentType, readBody } from './httpBody.js'
+import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 import { rpcPath } from './routes.js'
 
@@ -60,8 +61,8 @@ const preflightHeaders = [
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { resolver, auth, answer, limits, logger } = deps
-  const unsupportedType = transportErrorBody(new InvalidRequestError('unsupported content type: send application/json'))
-  const tooLarge = transportErrorBody(new InvalidRequestError(`request body too large: the limit is ${limits.maxBodyBytes} bytes`))
+  const unsupportedType = errorResponse('null', new InvalidRequestError('unsupported content type: send application/json'))
+  const tooLarge = errorResponse('null', new InvalidRequestError(`request body too large: the limit is ${limits.maxBodyBytes} bytes`))
   // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.
   const discardBound: DiscardBound = { maxBytes: 8 * limits.maxBodyBytes, maxMs: Math.min(5000, limits.requestTimeoutMs) }
   const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse) => {

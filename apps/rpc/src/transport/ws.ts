@@ -3,12 +3,12 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
 import { type AccessRequest, accessAllowed, rejectedBody } from '../access/keyAccess.js'
-import { type RpcLimits, transportErrorBody } from './limits.js'
+import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 import { wsNotFoundText, wsPath } from './routes.js'
 
@@ -29,11 +29,11 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
-  const notFound: Refusal = { status: 404, body: transportErrorBody(new NotFoundError(wsNotFoundText)) }
+  const notFound: Refusal = { status: 404, body: errorResponse('null', new NotFoundError(wsNotFoundText)) }
   const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
-    body: transportErrorBody(new LimitExceededError(`too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`)),
+    body: errorResponse('null', new LimitExceededError(`too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`)),
   }
 
   async function verify(req: IncomingMessage): Promise<Refusal | Accepted> {
@@ -64,7 +64,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         },
         (error: unknown) => {
           logger.error({ msg: 'WebSocket upgrade check failed', error: (error as Error).message })
-          done(false, 503, transportErrorBody(new InternalError()), jsonHeaders)
+          done(false, 503, errorResponse('null', new InternalError()), jsonHeaders)
         },
       )
     },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { isJsonContentType } from './limits.js'
+import { isJsonContentType } from './httpBody.js'
 
 describe('isJsonContentType', () => {
   test('default: application/json, with parameters, any case', () => {
