@@ -34,6 +34,6 @@ test('behavior: the root commits to order, hashes and difficulties', () => {
 
 test('error: more than 8192 records', () => {
   expect(() => epochAccumulatorRoot(records(8193))).toThrowErrorMatchingInlineSnapshot(
-    `[BaseError: An epoch holds at most 8192 header records, got 8193]`,
+    `[EpochOverflowError: An epoch holds at most 8192 header records, got 8193]`,
   )
 })

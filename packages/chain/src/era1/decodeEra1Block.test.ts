@@ -84,10 +84,10 @@ test('error: payloads that are not a header and a [transactions, uncles] body', 
   const td = tdBytes(0n)
   expect(() =>
     decodeEra1Block({ headerRlp, bodyRlp: hexToBytes(toRlp([[]])), totalDifficulty: td }),
-  ).toThrowErrorMatchingInlineSnapshot(`[BaseError: body has 1 items, expected [transactions, uncles]]`)
+  ).toThrowErrorMatchingInlineSnapshot(`[Era1PayloadError: body has 1 items, expected [transactions, uncles]]`)
   expect(() =>
     decodeEra1Block({ headerRlp, bodyRlp: hexToBytes(toRlp(['0x01', []])), totalDifficulty: td }),
-  ).toThrowErrorMatchingInlineSnapshot(`[BaseError: body transactions is not an RLP list]`)
+  ).toThrowErrorMatchingInlineSnapshot(`[Era1PayloadError: body transactions is not an RLP list]`)
   expect(() =>
     decodeEra1Block({ headerRlp, bodyRlp: hexToBytes(toRlp([[], ['0x01']])), totalDifficulty: td }),
   ).toThrowErrorMatchingInlineSnapshot(`[RlpDecodeError: Invalid RLP at byte 3: expected a header list, found a byte string]`)
