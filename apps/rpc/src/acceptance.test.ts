@@ -168,7 +168,8 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
       for (let i = 0; i < 3; i++) {
         const started = performance.now()
         const fast = await post(a, keys.growth, call(4, u), failover)
-        expect(performance.now() - started).toBeLessThan(200)
+        // Note: well under the partner's 500 ms timeout, with room for a loaded machine.
+        expect(performance.now() - started).toBeLessThan(400)
         expect(JSON.parse(fast.body)).toMatchObject({ error: { code: -32603, data: { reason: 'circuit open' } } })
       }
     } finally {

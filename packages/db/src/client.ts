@@ -14,7 +14,7 @@ export type DbLogger = { info: (obj: object) => void; warn: (obj: object) => voi
 export type CreateDbParameters = {
   /** postgres:// connection string. */
   url: string
-  /** Pool size. Default 10 (enough on 2 cores; see notes/stack.md). */
+  /** Pool size. Default 10 (enough on 2 cores: more connections only queue on the CPU). */
   max?: number
   /** Receives errors of idle pooled connections (the pool drops them and reconnects). */
   logger?: DbLogger

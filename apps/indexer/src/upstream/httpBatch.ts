@@ -3,7 +3,7 @@ import type { UpstreamFailure } from './classifyError.js'
 
 // JSON-RPC batches over HTTP with plain fetch: one POST of a JSON array, one JSON.parse of the
 // answer. viem's client (a promise, a formatter and an id map per entry) cost a third of the
-// node path's throughput (notes/stack.md); raw arrays of 1,000 reach ~110,000 blocks/s.
+// node path's throughput (measured on 2 cores); raw arrays of 1,000 reach ~110,000 blocks/s.
 
 /** What one entry of a batch came back as. */
 export type BatchOutcome = { ok: true; result: unknown } | { ok: false; failure: UpstreamFailure }

@@ -54,7 +54,7 @@ const preflightHeaders = [
 
 /**
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
- * ~150 µs a request, notes/stack.md): returns false for anything that is not `POST …/v3/…`, which
+ * ~150 µs a request, measured on 2 cores): returns false for anything that is not `POST …/v3/…`, which
  * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
  * order: network (404), key (401), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
  * batch gets 200 with an empty body.

@@ -8,7 +8,7 @@ import { uncles as uncleTable } from '../schema.js'
 import { type BlockWithUncles, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
 
 // Bulk write through COPY FROM STDIN: ~3× the rows/s of one INSERT … SELECT unnest(…)
-// (notes/stack.md; bench/era1.ts). COPY cannot skip rows that exist, so it runs under a
+// (bench/era1.ts). COPY cannot skip rows that exist, so it runs under a
 // savepoint and, when a row is already there, the batch is written again with the
 // idempotent INSERT path instead: the fast path for fresh ranges, the same result always.
 

