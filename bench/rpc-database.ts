@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { createDb } from '@uncle-rpc/db'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
-import { createApiKey } from '../apps/rpc/src/keys.js'
+import { createApiKey } from '../apps/rpc/src/access/keys.js'
 
 // npm run bench:rpc-database -- --database-url postgres://…/db --network big [--duration 10] [--sample 10000]
 // The RPC on an existing, indexed database (the mainnet-size run of README): random known uncles
