@@ -6,6 +6,18 @@ import { apiKeys, plans } from '../schema.js'
 // Every query here is scoped by account: a key id of another account matches nothing, so the
 // dashboard cannot read or change another account's keys whatever id a request names.
 
+/** A key's restrictions and limits, as both the key view and a rotation's copy read them. */
+const settingColumns = {
+  networks: apiKeys.networks,
+  allowedOrigins: apiKeys.allowedOrigins,
+  allowedUserAgents: apiKeys.allowedUserAgents,
+  secretHash: apiKeys.secretHash,
+  rpsCap: apiKeys.rpsCap,
+  dailyCap: apiKeys.dailyCap,
+  rpsLimit: apiKeys.rpsLimit,
+  dailyLimit: apiKeys.dailyLimit,
+}
+
 /** A key as its owner sees it in the dashboard (never its hash or its secret's hash). */
 export type AccountKeyRow = {
   id: number
@@ -47,14 +59,7 @@ function selectKeys(db: DbOrTx) {
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
-      networks: apiKeys.networks,
-      allowedOrigins: apiKeys.allowedOrigins,
-      allowedUserAgents: apiKeys.allowedUserAgents,
-      secretHash: apiKeys.secretHash,
-      rpsCap: apiKeys.rpsCap,
-      dailyCap: apiKeys.dailyCap,
-      rpsLimit: apiKeys.rpsLimit,
-      dailyLimit: apiKeys.dailyLimit,
+      ...settingColumns,
       planRps: plans.requestsPerSecond,
       planDaily: plans.requestsPerDay,
     })
@@ -130,14 +135,7 @@ export async function keySettingsForCopy(db: DbOrTx, { accountId, keyId }: { acc
     .select({
       label: apiKeys.label,
       plan: apiKeys.plan,
-      networks: apiKeys.networks,
-      allowedOrigins: apiKeys.allowedOrigins,
-      allowedUserAgents: apiKeys.allowedUserAgents,
-      secretHash: apiKeys.secretHash,
-      rpsCap: apiKeys.rpsCap,
-      dailyCap: apiKeys.dailyCap,
-      rpsLimit: apiKeys.rpsLimit,
-      dailyLimit: apiKeys.dailyLimit,
+      ...settingColumns,
       batchLimit: apiKeys.batchLimit,
       failover: apiKeys.failover,
       revokedAt: apiKeys.revokedAt,
