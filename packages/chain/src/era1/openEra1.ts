@@ -1,4 +1,4 @@
-import { bytesToHex } from 'viem'
+import { bytesToHexString } from '../bytes.js'
 import type { Hex } from '../header.js'
 import { epochSize } from './accumulator.js'
 import type { Era1Block } from './decodeEra1Block.js'
@@ -62,7 +62,7 @@ export function openEra1(input: Uint8Array): Era1File {
 
   const accumulatorStart = indexStart - e2HeaderSize - 32
   const accumulator = expectE2Record(bytes, accumulatorStart, { type: e2Type.accumulator, name: 'Accumulator', length: 32 })
-  const accumulatorRoot = bytesToHex(bytes.subarray(accumulator.dataStart, accumulator.end))
+  const accumulatorRoot = bytesToHexString(bytes.subarray(accumulator.dataStart, accumulator.end))
 
   const offsets: number[] = []
   for (let i = 0; i < count; i++) {
