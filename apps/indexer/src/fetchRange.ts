@@ -3,10 +3,10 @@ import {
   BlockVerificationError,
   type HashedHeader,
   type Hex,
-  headerFromRpc,
   quantityFromRpc,
+  rpcHeaderWithRlp,
   toQuantity,
-  uncleSize,
+  uncleSizeFromRlpLength,
   verifyBlock,
 } from '@uncle-rpc/chain'
 import { NodeAnswerError, type RejectedBlock } from './errors.js'
@@ -69,13 +69,13 @@ async function fetchVerified(
 ): Promise<FetchRangeResult> {
   const rawBlocks = await upstream.requestMany<RpcBlock>(requests, (r) => typeof r === 'object' && r !== null)
   const rejected: RejectedBlock[] = []
-  const parsed: { number: bigint; header: HashedHeader; uncleHashes: Hex[]; td: bigint | undefined }[] = []
+  const parsed: { number: bigint; header: HashedHeader; rlp: Uint8Array; uncleHashes: Hex[]; td: bigint | undefined }[] = []
   rawBlocks.forEach((raw, i) => {
     const want = expected[i] as Expected
     const label: bigint | Hex = want.number ?? (want.hash as Hex)
     let number = want.number ?? -1n
     try {
-      const header = headerFromRpc(raw)
+      const { header, rlp } = rpcHeaderWithRlp(raw)
       number = header.number
       if (want.number !== undefined && header.number !== want.number)
         throw new NodeAnswerError(`Block ${want.number}: the node answered block ${header.number} instead`)
@@ -84,7 +84,7 @@ async function fetchVerified(
       if (!Array.isArray(raw.uncles) || !raw.uncles.every((u) => typeof u === 'string'))
         throw new NodeAnswerError(`Block ${label} (${header.hash}): "uncles" is not a list of hashes`)
       const td = raw.totalDifficulty === undefined || raw.totalDifficulty === null ? undefined : quantityFromRpc('totalDifficulty', raw.totalDifficulty)
-      parsed.push({ number, header, uncleHashes: raw.uncles as Hex[], td })
+      parsed.push({ number, header, rlp, uncleHashes: raw.uncles as Hex[], td })
     } catch (error) {
       rejected.push({ number, error: asError(label, error) })
     }
@@ -101,16 +101,17 @@ async function fetchVerified(
     const raws = rawUncles.slice(cursor, cursor + b.uncleHashes.length)
     cursor += b.uncleHashes.length
     try {
-      const uncles = raws.map((raw, index) => {
-        const uncle = headerFromRpc(raw)
-        const size = uncleSize(uncle)
-        if (raw.size !== undefined && raw.size !== toQuantity(size))
+      const read = raws.map(rpcHeaderWithRlp)
+      const uncles = read.map(({ header: uncle, rlp }, index) => {
+        const size = uncleSizeFromRlpLength(rlp.length)
+        const claimed = (raws[index] as Record<string, unknown>).size
+        if (claimed !== undefined && claimed !== toQuantity(size))
           throw new NodeAnswerError(
-            `Block ${b.number} (${b.header.hash}): uncle ${index} size ${String(raw.size)} is not ${toQuantity(size)}`,
+            `Block ${b.number} (${b.header.hash}): uncle ${index} size ${String(claimed)} is not ${toQuantity(size)}`,
           )
         return { ...uncle, size }
       })
-      verifyBlock({ ...b.header, uncles: b.uncleHashes }, uncles)
+      verifyBlock({ ...b.header, uncles: b.uncleHashes }, uncles, { block: b.rlp, uncles: read.map((r) => r.rlp) })
       blocks.push({ header: b.header, totalDifficulty: b.td, uncles })
     } catch (error) {
       rejected.push({ number: b.number, error: error instanceof BlockVerificationError ? error : asError(b.number, error) })

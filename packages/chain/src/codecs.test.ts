@@ -2,8 +2,9 @@ import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { fromRlp, hexToBytes, toRlp } from 'viem'
 import { expect, test } from 'vitest'
 import { postMergeHeaderJson } from './_test/postMergeHeader.js'
-import { headerFromRlpFields, headerFromRpc, headerToRlpFields, quantityToRlpHex } from './codecs.js'
+import { headerFromRlpFields, headerFromRpc, headerToRlpFields, quantityToRlpHex, rpcHeaderWithRlp } from './codecs.js'
 import { hashHeader, headerRlp } from './hashHeader.js'
+import { bytesToHexString } from './bytes.js'
 import type { BlockHeader } from './header.js'
 
 const mainnetHeaders = 'mainnet-era1/mainnet_0-511_headers.json'
@@ -53,6 +54,25 @@ describeWithFixtures([mainnetHeaders], 'mainnet 0–511', () => {
       expect(rlpRoundTrip(header)).toEqual(withoutHash(header))
     }
   })
+
+  test('default: the RLP read with each header is its encoding, and hashes to its hash', () => {
+    const { headers } = readFixtureJson<{ headers: Record<string, unknown>[] }>(mainnetHeaders)
+    for (const json of headers) {
+      const { header, rlp } = rpcHeaderWithRlp(json)
+      expect(bytesToHexString(rlp)).toBe(headerRlp(header))
+      expect(hashHeader(header)).toBe(header.hash)
+    }
+  })
+})
+
+test('behavior: rpcHeaderWithRlp encodes every fork prefix, odd-length and zero quantities as the domain encoder does', () => {
+  const order = ['baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash']
+  for (let keep = 0; keep <= order.length; keep++) {
+    const json: Record<string, string> = { ...postMergeHeaderJson, difficulty: '0x0', gasUsed: '0xabc', timestamp: '0x7f', gasLimit: '0x80' }
+    for (const name of order.slice(keep)) delete json[name]
+    const { header, rlp } = rpcHeaderWithRlp(json)
+    expect(bytesToHexString(rlp)).toBe(headerRlp(header))
+  }
 })
 
 test('behavior: mixed-case hex is accepted and lowercased', () => {
@@ -84,6 +104,14 @@ test('error: headerFromRpc rejects malformed fields', () => {
 
     Details: got "0x9999999999999999999999999999999999999999999999999999999999999999"]
   `)
+  // Every malformed shape the old regexes refused is still refused, with the same reason.
+  for (const number of ['0x', '0x00', '0x0g', '0xg', 'x1', '1', 1, '0x1 ', ' 0x1'])
+    expect(bad({ number }), String(number)).toThrow('expected a hex quantity')
+  for (const miner of ['0x', `0x${'a'.repeat(39)}`, `0x${'g'.repeat(40)}`, `0y${'a'.repeat(40)}`, `${'a'.repeat(42)}`, 20])
+    expect(bad({ miner }), String(miner)).toThrow(/expected (0x-prefixed hex bytes|20 bytes)/)
+  expect(bad({ extraData: '0xabc' })).toThrow('expected 0x-prefixed hex bytes')
+  expect(bad({ extraData: '0xzz' })).toThrow('expected 0x-prefixed hex bytes')
+  expect(bad({ hash: '0x12' })).toThrow('expected 32 bytes')
   expect(() => headerFromRpc([])).toThrowErrorMatchingInlineSnapshot(`
     [InvalidHeaderError: Invalid header field "(object)": expected a block object
 

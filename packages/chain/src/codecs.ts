@@ -1,4 +1,5 @@
-import { type ByteArray, bytesToHex, hexToBigInt } from 'viem'
+import { bytesToHexString } from './bytes.js'
+import { rlpPrefixLength, rlpStringLength, writeRlpPrefix, writeRlpString } from './rlp/readRlpItem.js'
 import { InvalidHeaderError, InvalidQuantityError } from './errors.js'
 import { type BlockHeader, type FieldKind, type HashedHeader, type Hex, headerFields, requiredFieldCount } from './header.js'
 
@@ -8,13 +9,7 @@ const quantityRe = /^0x(0|[1-9a-f][0-9a-f]*)$/i
 const dataRe = /^0x([0-9a-f]{2})*$/i
 
 function readQuantity(value: unknown): bigint | undefined {
-  return typeof value === 'string' && quantityRe.test(value) ? hexToBigInt(value as Hex) : undefined
-}
-
-function parseQuantity(field: string, value: unknown): bigint {
-  const quantity = readQuantity(value)
-  if (quantity === undefined) throw new InvalidHeaderError({ field, value, reason: 'expected a hex quantity' })
-  return quantity
+  return typeof value === 'string' && quantityRe.test(value) ? BigInt(value) : undefined
 }
 
 /** A JSON-RPC quantity (`0x…`, no leading zeros) outside a header → bigint; `what` names it in the InvalidQuantityError. */
@@ -32,18 +27,54 @@ function parseBytes(field: string, value: unknown, size: number | undefined): He
   return value.toLowerCase() as Hex
 }
 
+/** A node's header with its RLP encoding (the preimage of its hash), read in one pass. */
+export type RpcHeader = { header: HashedHeader; rlp: Uint8Array }
+
+// Note: Buffer's hex decoder stops at the first character that is not hex, so decoding and
+// checking a field is one native pass: fewer bytes than digits / 2 means bad input.
+function hexDigitsToBytes(digits: string): Buffer | undefined {
+  const bytes = Buffer.from(digits, 'hex')
+  return bytes.length * 2 === digits.length ? bytes : undefined
+}
+
+// `0x` or `0X`, as the JSON-RPC quantity and data regexes of old accepted.
+const hasHexPrefix = (value: string) => value.charCodeAt(0) === 48 && (value.charCodeAt(1) | 0x20) === 120
+
+function quantityField(field: string, value: unknown): { value: bigint; bytes: Uint8Array } {
+  if (typeof value === 'string' && value.length > 2 && hasHexPrefix(value)) {
+    // Canonical: hex digits without a leading zero, or the single digit 0.
+    if (value.length === 3 && value.charCodeAt(2) === 48) return { value: 0n, bytes: new Uint8Array(0) }
+    if (value.charCodeAt(2) !== 48) {
+      const bytes = hexDigitsToBytes(value.length % 2 ? `0${value.slice(2)}` : value.slice(2))
+      if (bytes) return { value: BigInt(value), bytes }
+    }
+  }
+  throw new InvalidHeaderError({ field, value, reason: 'expected a hex quantity' })
+}
+
+function bytesField(field: string, value: unknown, size: number | undefined): { value: Hex; bytes: Uint8Array } {
+  const bytes = typeof value === 'string' && value.length % 2 === 0 && hasHexPrefix(value) ? hexDigitsToBytes(value.slice(2)) : undefined
+  if (!bytes) throw new InvalidHeaderError({ field, value, reason: 'expected 0x-prefixed hex bytes' })
+  if (size !== undefined && bytes.length !== size) throw new InvalidHeaderError({ field, value, reason: `expected ${size} bytes` })
+  return { value: (value as string).toLowerCase() as Hex, bytes }
+}
+
 /**
  * Decodes a node's JSON block or uncle object (as `eth_getBlockBy*` or
- * `eth_getUncleBy*` return it) into a domain header with its claimed hash.
+ * `eth_getUncleBy*` return it) into a domain header with its claimed hash, and encodes its RLP
+ * from the same field bytes (no bigint → bytes round trip): what hashing it needs.
  * Keys that are not header fields (size, totalDifficulty, transactions…) are ignored.
  */
-export function headerFromRpc(json: unknown): HashedHeader {
+export function rpcHeaderWithRlp(json: unknown): RpcHeader {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     throw new InvalidHeaderError({ field: '(object)', value: json, reason: 'expected a block object' })
   const obj = json as Record<string, unknown>
   const header: Record<string, bigint | Hex> = {}
+  const items: Uint8Array[] = []
+  let payload = 0
   let optionalSeen = true
-  for (const [index, [name, kind]] of headerFields.entries()) {
+  for (let index = 0; index < headerFields.length; index++) {
+    const [name, kind] = headerFields[index]!
     const value = obj[name]
     if (value === undefined || value === null) {
       if (index < requiredFieldCount) throw new InvalidHeaderError({ field: name, value, reason: 'missing' })
@@ -51,11 +82,21 @@ export function headerFromRpc(json: unknown): HashedHeader {
       continue
     }
     if (!optionalSeen) throw new InvalidHeaderError({ field: name, value, reason: 'present without the fork fields before it' })
-    header[name] =
-      kind === 'quantity' ? parseQuantity(name, value) : parseBytes(name, value, kind === 'data' ? undefined : kind.bytes)
+    const parsed = kind === 'quantity' ? quantityField(name, value) : bytesField(name, value, kind === 'data' ? undefined : kind.bytes)
+    header[name] = parsed.value
+    items.push(parsed.bytes)
+    payload += rlpStringLength(parsed.bytes)
   }
-  const hash = parseBytes('hash', obj.hash, 32)
-  return { ...(header as unknown as BlockHeader), hash }
+  header.hash = bytesField('hash', obj.hash, 32).value
+  const rlp = new Uint8Array(rlpPrefixLength(payload) + payload)
+  let pos = writeRlpPrefix(rlp, 0, payload, true)
+  for (const item of items) pos = writeRlpString(rlp, pos, item)
+  return { header: header as unknown as HashedHeader, rlp }
+}
+
+/** {@link rpcHeaderWithRlp} without the RLP. */
+export function headerFromRpc(json: unknown): HashedHeader {
+  return rpcHeaderWithRlp(json).header
 }
 
 /** Minimal big-endian bytes of a quantity, as RLP wants them (zero is the empty string). */
@@ -96,7 +137,7 @@ export function headerToRlpFields(header: BlockHeader): Hex[] {
 }
 
 /** Decodes the RLP list items of a header (as viem's `fromRlp` returns them) into a domain header. */
-export function headerFromRlpFields(items: readonly (Hex | ByteArray | unknown)[]): BlockHeader {
+export function headerFromRlpFields(items: readonly (Hex | Uint8Array | unknown)[]): BlockHeader {
   if (items.length < requiredFieldCount || items.length > headerFields.length)
     throw new InvalidHeaderError({
       field: '(rlp)',
@@ -107,12 +148,12 @@ export function headerFromRlpFields(items: readonly (Hex | ByteArray | unknown)[
   items.forEach((item, i) => {
     const [name, kind] = headerFields[i] as (typeof headerFields)[number]
     if (Array.isArray(item)) throw new InvalidHeaderError({ field: name, value: '(list)', reason: 'expected a byte string' })
-    const hex = item instanceof Uint8Array ? bytesToHex(item) : item
+    const hex = item instanceof Uint8Array ? bytesToHexString(item) : item
     if (kind === 'quantity') {
       const bytes = parseBytes(name, hex, undefined)
       if (bytes.startsWith('0x00'))
         throw new InvalidHeaderError({ field: name, value: hex, reason: 'non-canonical quantity (leading zero)' })
-      header[name] = bytes === '0x' ? 0n : hexToBigInt(bytes)
+      header[name] = bytes === '0x' ? 0n : BigInt(bytes)
     } else {
       header[name] = parseBytes(name, hex, kind === 'data' ? undefined : kind.bytes)
     }

@@ -1,6 +1,10 @@
 import { BaseError } from './errors.js'
-import { hashHeader, hashUncles } from './hashHeader.js'
+import { bytesToHexString } from './bytes.js'
+import { keccak256Bytes } from './hashes.js'
+import { encodeHeaderBytes, encodeRlpListOf } from './headerBytes.js'
 import type { HashedHeader, Hex } from './header.js'
+
+const emptyUnclesHash = bytesToHexString(keccak256Bytes(Uint8Array.of(0xc0)))
 
 export type VerifyMismatch =
   | { what: 'blockHash'; expected: Hex; computed: Hex }
@@ -43,26 +47,31 @@ function describe(m: VerifyMismatch): string {
  * Checks a block and its uncles against each other and against their hashes:
  * the block hash recomputes, each uncle hash recomputes, keccak256(RLP(uncles)) equals
  * the block's `sha3Uncles`, and (when the block lists uncle hashes) they match in count and order.
+ * `rlp` may bring the headers' RLP already encoded (as {@link rpcHeaderWithRlp} reads them).
  * Throws {@link BlockVerificationError} naming the block and what differed.
  */
 export function verifyBlock(
   block: HashedHeader & { uncles?: readonly Hex[] | undefined },
   uncles: readonly HashedHeader[],
+  rlp?: { block: Uint8Array; uncles: readonly Uint8Array[] },
 ): void {
   const fail = (mismatch: VerifyMismatch): never => {
     throw new BlockVerificationError({ blockNumber: block.number, blockHash: block.hash, mismatch })
   }
-  const computed = hashHeader(block)
+  const hash = (encoded: Uint8Array) => bytesToHexString(keccak256Bytes(encoded))
+  const uncleRlps = rlp?.uncles ?? uncles.map(encodeHeaderBytes)
+  const computed = hash(rlp?.block ?? encodeHeaderBytes(block))
   if (computed !== block.hash) fail({ what: 'blockHash', expected: block.hash, computed })
   if (block.uncles && block.uncles.length !== uncles.length)
     fail({ what: 'uncleCount', expected: block.uncles.length, got: uncles.length })
   uncles.forEach((uncle, index) => {
-    const uncleHash = hashHeader(uncle)
+    const uncleHash = hash(uncleRlps[index]!)
     if (uncleHash !== uncle.hash) fail({ what: 'uncleHash', index, expected: uncle.hash, computed: uncleHash })
     const listed = block.uncles?.[index]
     if (listed !== undefined && listed.toLowerCase() !== uncleHash)
       fail({ what: 'uncleHashList', index, expected: listed.toLowerCase() as Hex, got: uncleHash })
   })
-  const sha3 = hashUncles(uncles)
+  // Note: most blocks have no uncles; keccak256(RLP([])) is a constant.
+  const sha3 = uncleRlps.length === 0 ? emptyUnclesHash : hash(encodeRlpListOf(uncleRlps))
   if (sha3 !== block.sha3Uncles) fail({ what: 'sha3Uncles', expected: block.sha3Uncles, computed: sha3 })
 }
