@@ -31,6 +31,9 @@ Flags:
   --lock-duration-ms <n> a crashed worker's job is taken over after this (default ${defaultIndexerOptions.lockDurationMs})
   --poll-interval-ms <n> how often a live network's head is polled (default ${defaultIndexerOptions.pollIntervalMs})
   --era1-concurrency <n> era1 files processed at once per network (default ${defaultIndexerOptions.era1Concurrency})
+  --era1-verify-threads <n>
+                         threads verifying era1 files beside the writes; 0: on the main thread
+                         (default ${defaultIndexerOptions.era1VerifyThreads})
   --keep-era1            keep era1 files downloaded from a mirror after indexing them
   --exit-when-done       exit once every network with a toBlock is fully indexed
 ${metricsUsage}
@@ -56,6 +59,7 @@ export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
     'poll-interval-ms': { type: 'string' },
     'exit-when-done': { type: 'boolean', default: false },
     'era1-concurrency': { type: 'string' },
+    'era1-verify-threads': { type: 'string' },
     'keep-era1': { type: 'boolean', default: false },
     'metrics-port': { type: 'string' },
     'metrics-host': { type: 'string', default: '127.0.0.1' },
@@ -76,6 +80,7 @@ export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
       pollIntervalMs: positiveInt('poll-interval-ms', d.pollIntervalMs),
       exitWhenDone: values['exit-when-done'] === true,
       era1Concurrency: positiveInt('era1-concurrency', d.era1Concurrency),
+      era1VerifyThreads: integerFlag('era1-verify-threads', values['era1-verify-threads'] as string | undefined, 0, d.era1VerifyThreads, 16),
       keepEra1: values['keep-era1'] === true,
     },
     metricsListen:

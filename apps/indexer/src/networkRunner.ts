@@ -222,20 +222,31 @@ export function startNetworkRunner(
         Math.max(0, lastPlanAt + 1_000 - Date.now()),
       ).unref()
     }
-    const replanWhenDrained = (w: Worker) => {
+    // Note: when the job that ended was the queue's last, plan at once: with --exit-when-done that
+    // pass is the one that notices the end (a throttled one could idle up to a second).
+    const replanAfterJob = (q: Queue) => {
+      replanSoon()
+      q.getJobCounts('waiting', 'active', 'delayed', 'prioritized').then(
+        (counts) => {
+          if (Object.values(counts).every((n) => n === 0)) planSoon()
+        },
+        () => {},
+      )
+    }
+    const replanWhenDrained = (w: Worker, q: Queue) => {
       w.on('drained', replanSoon)
-      w.on('completed', replanSoon)
+      w.on('completed', () => replanAfterJob(q))
       w.on('failed', replanSoon)
     }
     if (upstream) {
       worker = createRangeWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
-      replanWhenDrained(worker)
+      replanWhenDrained(worker, queue)
     }
     if (era1) {
       // Note: a queue of its own, so epoch files (megabytes each, held in memory) run a few at a time.
       era1Queue = newQueue(era1QueueName(config.name))
       era1Worker = createRangeWorker(workerDeps, { ...workerOptions, queue: era1QueueName(config.name), concurrency: options.era1Concurrency })
-      replanWhenDrained(era1Worker)
+      replanWhenDrained(era1Worker, era1Queue)
     }
     planTimer = setInterval(planSoon, options.planIntervalMs)
     planSoon()

@@ -22,8 +22,8 @@ export type IndexerOptions = {
   jobAttempts: number
   /** era1 epoch jobs processed at once per network (each holds its file in memory). */
   era1Concurrency: number
-  /** 1: era1 files are verified on a thread of their own, beside the writes; 0: on the main thread. */
-  era1VerifyThreads: 0 | 1
+  /** Threads that verify era1 files beside the writes (0: on the main thread). */
+  era1VerifyThreads: number
   /** Keep era1 files downloaded from a mirror after indexing them. */
   keepEra1: boolean
 }

@@ -14,7 +14,7 @@ export type Era1Source = {
   close(): Promise<void>
 }
 
-export type Era1SourceOptions = { keepEra1: boolean; verifyThreads: 0 | 1; listTtlMs?: number }
+export type Era1SourceOptions = { keepEra1: boolean; verifyThreads: number; listTtlMs?: number }
 
 /**
  * Opens a network's era1 source. Without published roots (no `era1Roots`, and no built-in set

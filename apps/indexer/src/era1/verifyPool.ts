@@ -24,10 +24,12 @@ export class VerifyThreadError extends BaseError {
 }
 
 /**
- * One verification thread, one file at a time (requests queue in the thread). Verification is
- * CPU-bound; with it off the main thread, decoding epoch n+1 overlaps writing epoch n.
+ * `threads` verification threads (0: on the main thread). Each takes one file at a time; a file
+ * goes to the thread with the fewest files waiting. Verification is CPU-bound: with it off the
+ * main thread, decoding epoch n+1 overlaps writing epoch n, and with two threads a second core
+ * verifies whenever Postgres leaves it free.
  */
-export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
+export function createVerifyPool({ threads }: { threads: number }): VerifyPool {
   if (threads === 0)
     return {
       verify: async (params) => {
@@ -36,6 +38,23 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
       },
       close: async () => {},
     }
+  // Note: started now, not on first use: loading the sources into a thread takes a while.
+  const slots = Array.from({ length: threads }, () => createVerifyThread())
+  return {
+    verify(params) {
+      const slot = slots.reduce((best, s) => (s.waiting() < best.waiting() ? s : best))
+      return slot.verify(params)
+    },
+    async close() {
+      await Promise.all(slots.map((s) => s.close()))
+    },
+  }
+}
+
+type VerifyThread = VerifyPool & { waiting(): number }
+
+/** One verification thread, restarted on next use if it dies; requests queue in the thread. */
+function createVerifyThread(): VerifyThread {
   let worker: Worker | undefined
   let nextId = 1
   const pending = new Map<number, { resolve: (v: VerifiedEpoch) => void; reject: (e: Error) => void }>()
@@ -60,9 +79,9 @@ export function createVerifyPool({ threads }: { threads: 0 | 1 }): VerifyPool {
     w.unref()
     return w
   }
-  // Note: started now, not on first use: loading the sources into a thread takes a while.
   worker = start()
   return {
+    waiting: () => pending.size,
     verify(params) {
       worker ??= start()
       const id = nextId++
