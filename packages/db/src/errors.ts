@@ -28,10 +28,10 @@ export class CanonicalBlockConflictError extends BaseError {
   }
 }
 
-/** Rows were written for a network that `registerNetwork` never registered. */
+/** Rows were to be written for a network that `registerNetwork` never registered (nothing was written). */
 export class UnknownNetworkError extends BaseError {
-  constructor(network: string, cause: PgErrorFields) {
-    super(`network "${network}" is not registered (call registerNetwork first)`, { name: 'UnknownNetworkError', cause })
+  constructor(network: string) {
+    super(`network "${network}" is not registered (call registerNetwork first)`, { name: 'UnknownNetworkError' })
   }
 }
 

@@ -125,6 +125,12 @@ describe('insertBlocksWithUncles', () => {
     }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnknownNetworkError)
     expect((error as Error).message).toBe('network "unregistered" is not registered (call registerNetwork first)')
+    // The COPY path refuses it the same way, and neither wrote a row.
+    const copied = await db
+      .transaction((tx) => copyBlocksWithUncles(tx, { network: 'unregistered', blocks: [{ header: header(2n), uncles: [] }] }))
+      .catch((e: unknown) => e)
+    expect(copied).toBeInstanceOf(UnknownNetworkError)
+    expect(await countBlocks(db, { network: 'unregistered' })).toBe(0)
   })
 
   test('error: malformed hex never reaches the database', async () => {

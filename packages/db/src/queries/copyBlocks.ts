@@ -3,9 +3,9 @@ import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Tx } from '../client.js'
 import { bigintToNumeric } from '../columns.js'
-import { type PgErrorFields, UnknownNetworkError } from '../errors.js'
+import type { PgErrorFields } from '../errors.js'
 import { uncles as uncleTable } from '../schema.js'
-import { type BlockWithUncles, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
+import { type BlockWithUncles, expectRegisteredNetwork, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
 
 // Bulk write through COPY FROM STDIN: ~3× the rows/s of one INSERT … SELECT unnest(…)
 // (bench/era1.ts). COPY cannot skip rows that exist, so it runs under a
@@ -87,6 +87,7 @@ export async function copyBlocksWithUncles(
   // Note: COPY's bytea input would accept odd hex; the INSERT path refuses it, and so does this.
   for (const { header } of items)
     if (!hexRe.test(header.hash) || !hexRe.test(header.parentHash)) return insertBlocksWithUncles(tx, { network, blocks: items })
+  await expectRegisteredNetwork(tx, network)
   const client = clientOf(tx)
   await client.query('savepoint uncle_rpc_copy')
   try {
@@ -98,8 +99,6 @@ export async function copyBlocksWithUncles(
     await client.query('rollback to savepoint uncle_rpc_copy')
     const pgError = error as PgErrorFields
     if (pgError.code === '23505') return insertBlocksWithUncles(tx, { network, blocks: items })
-    if (pgError.code === '23503' && pgError.constraint === 'blocks_network_networks_name_fk')
-      throw new UnknownNetworkError(network, pgError)
     throw writeError(network, error)
   }
 }
