@@ -8,7 +8,7 @@ import { spawnCli } from '@uncle-rpc/testing'
 import { sql } from 'drizzle-orm'
 import { writeSyntheticEra1Dir } from '../apps/indexer/src/_test/syntheticEra1.js'
 
-// npm run bench:era1 [-- --blocks 100000 --seed 5]
+// npm run bench:era1 [-- --blocks 500000 --seed 5 --indexer-flags "--era1-verify-threads 2"]
 // One synthetic chain, ingested twice by ONE indexer process each into a fresh database: from
 // era1 files (no node) and from the sample node serving the same chain (node path). Prints
 // blocks/s of each, the ratio, each process's peak RSS and the database bytes per block.
@@ -16,10 +16,16 @@ import { writeSyntheticEra1Dir } from '../apps/indexer/src/_test/syntheticEra1.j
 // so process start-up (tsx) is left out of both. Everything shares this machine's cores.
 
 const { values: flags } = parseArgs({
-  options: { blocks: { type: 'string', default: '100000' }, seed: { type: 'string', default: '5' } },
+  options: {
+    blocks: { type: 'string', default: '500000' },
+    seed: { type: 'string', default: '5' },
+    'indexer-flags': { type: 'string', default: '' },
+  },
 })
 const blocks = Number(flags.blocks)
 const seed = Number(flags.seed)
+// Note: given to the era1 run's indexer only (e.g. --era1-verify-threads, --era1-concurrency).
+const era1Flags = flags['indexer-flags'].split(' ').filter((f) => f !== '')
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const dir = join(tmpdir(), `uncle-rpc-bench-era1-${blocks}-${seed}`)
@@ -32,12 +38,12 @@ if (!existsSync(dir) || readdirSync(dir).length < Math.ceil(blocks / 8192)) {
 
 type Run = { label: string; seconds: number; peakRssMb: number; bytesPerBlock: number; checksums: TableChecksums }
 
-async function ingest(label: string, network: Record<string, unknown>): Promise<Run> {
+async function ingest(label: string, network: Record<string, unknown>, extraFlags: string[] = []): Promise<Run> {
   const config = join(tmpdir(), `uncle-rpc-bench-era1-${process.pid}-${label}.json`)
   writeFileSync(config, JSON.stringify({ networks: [{ name: 'bench', chainId: 1337, fromBlock: 0, toBlock: blocks - 1, confirmations: 0, ...network }] }))
   const database = await createTestDatabase()
   try {
-    const indexer = spawnCli(['indexer', '--config', config, '--exit-when-done'], { env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' } })
+    const indexer = spawnCli(['indexer', '--config', config, '--exit-when-done', ...extraFlags], { env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' } })
     const code = await indexer.exited
     const lines = indexer.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; time: number; peak_rss_mb?: number })
     const start = lines.find((l) => l.msg === 'starting indexer')
@@ -62,7 +68,7 @@ async function ingest(label: string, network: Record<string, unknown>): Promise<
   }
 }
 
-const era1 = await ingest('era1', { era1: dir })
+const era1 = await ingest('era1', { era1: dir }, era1Flags)
 const node = spawnCli(['sample-node', '--port', '0', '--synthetic', String(blocks), '--seed', String(seed), '--chain-id', '1337'])
 let nodePath: Run
 try {

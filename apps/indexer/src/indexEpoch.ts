@@ -1,6 +1,7 @@
 import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
 import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
 import type { Era1FileRef, Era1Store } from './era1/store.js'
+import { epochBlocks } from './era1/verifyEpoch.js'
 import type { VerifyPool } from './era1/verifyPool.js'
 import { Era1ConflictError } from './errors.js'
 import type { IndexRangeResult } from './indexRange.js'
@@ -39,15 +40,16 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
     throw error
   }
   const t2 = performance.now()
-  const outcome = await applyWritePlan(deps.db, { kind: 'append', network, runs: consecutiveRuns(verified.blocks) })
+  const blocks = epochBlocks(verified.blocks)
+  const outcome = await applyWritePlan(deps.db, { kind: 'append', network, runs: consecutiveRuns(blocks) })
   const t3 = performance.now()
   deps.logger.debug({ msg: 'epoch indexed', epoch: job.epoch, read_ms: Math.round(t1 - t0), verify_ms: Math.round(t2 - t1), write_ms: Math.round(t3 - t2) })
   if (outcome.kind === 'conflict') throw new Era1ConflictError(network, job.file, outcome.reason)
   await clearEra1Refusal(deps.db, { network, epoch: job.epoch })
   await deps.store.release(ref, 'indexed')
   return {
-    blocks: verified.blocks.length,
-    uncles: verified.blocks.reduce((n, b) => n + b.uncles.length, 0),
+    blocks: blocks.length,
+    uncles: blocks.reduce((n, b) => n + b.uncles.length, 0),
     written: outcome.written,
     reorgs: 0,
   }
