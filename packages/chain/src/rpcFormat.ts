@@ -10,9 +10,20 @@ export function toQuantity(value: bigint | number): Hex {
   return `0x${value.toString(16)}`
 }
 
+// Note: a header has one of a few shapes (fork fields present, totalDifficulty or not), so each
+// shape's sorted key order is computed once instead of sorting ~25 keys per answer.
+const sortedKeyOrders = new Map<string, readonly string[]>()
+
 function sortKeys(fields: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(fields)
+  const shape = keys.join(',')
+  let order = sortedKeyOrders.get(shape)
+  if (order === undefined) {
+    order = keys.sort()
+    sortedKeyOrders.set(shape, order)
+  }
   const sorted: Record<string, unknown> = {}
-  for (const key of Object.keys(fields).sort()) sorted[key] = fields[key]
+  for (const key of order) sorted[key] = fields[key]
   return sorted
 }
 
