@@ -12,6 +12,8 @@ import { WebSocketServer } from 'ws'
 // row mapped by hand); its SQL lives here, outside packages/db, because it is a baseline only.
 
 const [mode, portText, arg] = process.argv.slice(2)
+// Note: exit through process.exit on a signal, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0))
 const port = Number(portText)
 
 function ready(server: { address(): unknown }): void {
