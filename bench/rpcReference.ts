@@ -1,14 +1,19 @@
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import express from 'express'
 import pg from 'pg'
+import { WebSocketServer } from 'ws'
 
 // The two reference servers of bench/rpc.ts, each run as its own process:
-//   ceiling <port> <body-bytes>   bare node:http answering every request with a fixed body
+//   ceiling <port> <body file>    bare node:http answering every request with the file's bytes
+//   ws-ceiling <port> <body file> bare ws server answering every message with the file's bytes
 //   naive <port> <database-url>   one Express 5 route, express.json(), one pg query per request
 // Note: the naive build is deliberately what a first version would look like (unnamed statement,
 // row mapped by hand); its SQL lives here, outside packages/db, because it is a baseline only.
 
 const [mode, portText, arg] = process.argv.slice(2)
+// Note: exit through process.exit on a signal, so `node --cpu-prof` writes its profile.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0))
 const port = Number(portText)
 
 function ready(server: { address(): unknown }): void {
@@ -16,7 +21,7 @@ function ready(server: { address(): unknown }): void {
 }
 
 if (mode === 'ceiling') {
-  const body = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"${'0'.repeat(Math.max(0, Number(arg) - 36))}"}`)
+  const body = readFileSync(arg!)
   const server = createServer((req, res) => {
     req.on('data', () => undefined)
     req.on('end', () => {
@@ -24,6 +29,23 @@ if (mode === 'ceiling') {
       res.end(body)
     })
   })
+  server.listen(port, '127.0.0.1', () => ready(server))
+} else if (mode === 'ws-ceiling') {
+  // Note: the answer carries each message's id (the load generator matches answers by id): the
+  // file's body with its id replaced, found by a scan of the message's first bytes.
+  const text = readFileSync(arg!, 'utf8')
+  const at = text.indexOf('"id":') + 5
+  const prefix = text.slice(0, at)
+  const suffix = text.slice(text.indexOf(',', at))
+  const server = createServer()
+  const wss = new WebSocketServer({ server, perMessageDeflate: false })
+  wss.on('connection', (socket) =>
+    socket.on('message', (data: Buffer) => {
+      const head = data.toString('latin1', 0, 64)
+      const from = head.indexOf('"id":') + 5
+      socket.send(prefix + head.slice(from, head.indexOf(',', from)) + suffix)
+    }),
+  )
   server.listen(port, '127.0.0.1', () => ready(server))
 } else if (mode === 'naive') {
   const pool = new pg.Pool({ connectionString: arg, max: 10 })
@@ -63,6 +85,6 @@ if (mode === 'ceiling') {
   })
   const server = app.listen(port, '127.0.0.1', () => ready(server))
 } else {
-  process.stderr.write('usage: rpcReference.ts ceiling <port> <body-bytes> | naive <port> <database-url>\n')
+  process.stderr.write('usage: rpcReference.ts ceiling|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
   process.exitCode = 2
 }

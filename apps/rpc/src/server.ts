@@ -171,18 +171,20 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
   metrics?.watch({ partners, wsConnections: ws.connections, cacheEntries: () => cache.size })
   finishApp(app, logger)
-  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger })
-  // Answers not yet sent; while closing each one ends its keep-alive connection (Connection: close).
-  const unanswered = new Set<ServerResponse>()
   let closing = false
+  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing })
+  // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
+  // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).
+  const unanswered = new Set<ServerResponse>()
   server.on('request', (req, res) => {
     if (closing) res.shouldKeepAlive = false
-    else {
+    if (rpc(req, res)) return
+    if (!closing) {
       unanswered.add(res)
       res.once('finish', () => unanswered.delete(res))
       res.once('close', () => unanswered.delete(res))
     }
-    if (!rpc(req, res)) app(req, res)
+    app(req, res)
   })
 
   return {

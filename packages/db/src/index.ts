@@ -44,7 +44,7 @@ export {
   unmarkRangeIndexed,
 } from './queries/reorgs.js'
 export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
-export { countUncles, getUncle, storedUncleIndex } from './queries/uncles.js'
+export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export type { ApiKeyPlan } from './schema.js'
 export {

@@ -48,8 +48,30 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
   }
 
-  /** One entry's answer; `tally` counts the answers written, by kind. */
-  async function run(entry: ParsedEntry, context: C, tally: Tally): Promise<string | undefined> {
+  /** The response to a method's value (result, or error when it cannot be serialized). */
+  function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally): string | undefined {
+    if (rawId === undefined) return undefined
+    try {
+      const body = resultResponse(rawId, result)
+      if (result === null || result === undefined) tally.nulls++
+      else tally.found++
+      return body
+    } catch (error) {
+      return fail(rawId, error, context, tally)
+    }
+  }
+
+  function fail(rawId: string | undefined, error: unknown, context: C, tally: Tally): string | undefined {
+    const body = failure(rawId, error, context)
+    if (body !== undefined) tally.errors++
+    return body
+  }
+
+  /**
+   * One entry's answer; `tally` counts the answers written, by kind. Note: synchronous when the
+   * method returns a value (a cached answer), so such a call costs no promise or microtask.
+   */
+  function run(entry: ParsedEntry, context: C, tally: Tally): string | undefined | Promise<string | undefined> {
     const request = readRequest(entry, geth)
     if (request.kind === 'ignore') return undefined
     if (request.kind === 'invalid') {
@@ -63,18 +85,19 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
       tally.errors++
       return errorResponse(rawId, new MethodNotFoundError(request.method))
     }
+    let result: unknown
     try {
       const params = geth && entry.rawParams !== undefined ? parseWithRawStrings(entry.rawParams) : request.params
-      const result = await method(params, context)
-      if (rawId === undefined) return undefined
-      if (result === null || result === undefined) tally.nulls++
-      else tally.found++
-      return resultResponse(rawId, result)
+      result = method(params, context)
     } catch (error) {
-      const body = failure(rawId, error, context)
-      if (body !== undefined) tally.errors++
-      return body
+      return fail(rawId, error, context, tally)
     }
+    if (result instanceof Promise)
+      return result.then(
+        (value: unknown) => settle(rawId, value, context, tally),
+        (error: unknown) => fail(rawId, error, context, tally),
+      )
+    return settle(rawId, result, context, tally)
   }
 
   function batchTooLarge(entries: readonly ParsedEntry[]): string {
@@ -91,19 +114,21 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return '[' + errorResponse(rawId, batchTooLargeError) + ']'
   }
 
-  async function answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<Answered> {
+  function answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Answered | Promise<Answered> {
     if (message.kind === 'parseError') return { body: parseErrorBody, found: 0, nulls: 0, errors: 1 }
     const tally: Tally = { found: 0, nulls: 0, errors: 0 }
     if (message.kind === 'single') {
-      const body = await run(message.entry, context, tally)
+      const body = run(message.entry, context, tally)
+      if (body instanceof Promise) return body.then((text) => ({ body: text, ...tally }))
       return { body, ...tally }
     }
     const { entries } = message
     if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
     if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
-    const responses = await Promise.all(entries.map((entry) => run(entry, context, tally)))
-    const body = responses.filter((response) => response !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
+    return Promise.all(entries.map((entry) => run(entry, context, tally))).then((responses) => {
+      const body = responses.filter((response) => response !== undefined)
+      return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
+    })
   }
 
   const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) =>

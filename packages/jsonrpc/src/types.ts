@@ -59,6 +59,9 @@ export type JsonRpcHandler<C> = {
   handle(text: string, context: C, options?: HandleOptions): Promise<string | undefined>
   /** The same for a message already parsed with parseMessage (e.g. after counting batch entries). */
   handleMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<string | undefined>
-  /** handleMessage with the count of error answers written, made where each answer is made (usage is billed on it). */
-  answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Promise<Answered>
+  /**
+   * handleMessage with the count of error answers written, made where each answer is made (usage
+   * is billed on it). A value, not a promise, when every method answered synchronously (a cache hit).
+   */
+  answerMessage(message: ParsedMessage, context: C, options?: HandleOptions): Answered | Promise<Answered>
 }

@@ -82,14 +82,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     return null
   }
 
-  return async (params: unknown, context: MethodContext): Promise<RawJson | null> => {
-    const [blockHash, index] = positionalParams<[Hex, bigint]>(params, [decodeHash, decodeUint])
-    // Note: an index no stored row can have answers null without a read (geth: null).
-    const stored = storedUncleIndex(index)
-    if (stored === null) return checkNull(context, blockHash, index)
-    const key = answerKey(context.network.name, blockHash, index)
-    const cached = cache.get(key)
-    if (cached !== undefined) return rawJson(cached)
+  async function read(context: MethodContext, key: string, blockHash: Hex, index: bigint, stored: number): Promise<RawJson | null> {
     let pending = inFlight.get(key)
     if (pending === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
@@ -107,5 +100,24 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       throw unavailable(context.failover, blockHash, index, error)
     }
     return json === null ? checkNull(context, blockHash, index) : rawJson(json)
+  }
+
+  // Note: not async: a cached answer is returned as a value (the dispatcher then answers without a promise).
+  return (params: unknown, context: MethodContext): RawJson | Promise<RawJson | null> => {
+    let blockHash: Hex
+    let index: bigint
+    try {
+      ;[blockHash, index] = positionalParams<[Hex, bigint]>(params, [decodeHash, decodeUint])
+    } catch (error) {
+      // Note: bad params reject, as they did when this function was async.
+      return Promise.reject(error as Error)
+    }
+    // Note: an index no stored row can have answers null without a read (geth: null).
+    const stored = storedUncleIndex(index)
+    if (stored === null) return checkNull(context, blockHash, index)
+    const key = answerKey(context.network.name, blockHash, index)
+    const cached = cache.get(key)
+    if (cached !== undefined) return rawJson(cached)
+    return read(context, key, blockHash, index, stored)
   }
 }

@@ -1,4 +1,4 @@
-import { errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
+import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from '../access/auth.js'
 import type { AnswerWithFailover } from '../failover/answerWithFailover.js'
 import type { FailoverPolicy } from '../failover/policy.js'
@@ -21,8 +21,8 @@ export type Outcome = {
   failover?: boolean | undefined
 }
 
-/** Answers one message (an HTTP body or a WebSocket message) for an authenticated key. */
-export type Answer = (text: string, key: KeyRecord, network: ServedNetwork, enableFailover: boolean) => Promise<Outcome>
+/** Answers one message (an HTTP body or a WebSocket message) for an authenticated key; a value when nothing had to wait (a cache hit). */
+export type Answer = (text: string, key: KeyRecord, network: ServedNetwork, enableFailover: boolean) => Outcome | Promise<Outcome>
 
 export type AnswerDeps = {
   handler: JsonRpcHandler<MethodContext>
@@ -93,36 +93,51 @@ export function createAnswer(deps: AnswerDeps): Answer {
     return n === 0 || n > maxBatchSize ? 1 : n
   }
 
-  return async (text, key, network, enableFailover) => {
+  /** The message past the rate limits: forwarding when the key and network allow it, else the handler. */
+  function admitted(message: ParsedMessage, cost: number, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
+    const options = { maxBatchSize }
+    if (key.failoverAllowed && (key.failover || enableFailover)) {
+      const partner = partnerFor(network)
+      if (partner !== undefined)
+        return answerWithFailover(message, network, partner, options).then(({ body, local, forwarded, partnerErrors }) => {
+          count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
+          metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
+          return { status: 200, body: body ?? '', failover: forwarded > 0 }
+        })
+    }
+    const byPolicy = contextsFor(network)
+    const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
+    const answered = handler.answerMessage(message, context, options)
+    if (answered instanceof Promise) return answered.then((value) => finish(value, key, network, cost, started))
+    return finish(answered, key, network, cost, started)
+  }
+
+  function finish(answered: Answered, key: KeyRecord, network: ServedNetwork, cost: number, started: number): Outcome {
+    count(key, network, cost, answered.errors, 0, 0)
+    metrics?.answered(network.name, transport, answered, 0, (performance.now() - started) / 1000)
+    return { status: 200, body: answered.body ?? '' }
+  }
+
+  function refused(message: ParsedMessage, cost: number, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
+    count(key, network, cost, cost, 0, cost)
+    metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
+    const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
+    return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
+  }
+
+  // Note: no async function and no closure on the way: a cache hit under a lease is answered
+  // without a promise (and tsx's keepNames would name each closure made per message).
+  return (text, key, network, enableFailover) => {
     const started = metrics === undefined ? 0 : performance.now()
     const message = parseMessage(text)
     const maxBatchSize = Math.min(limits.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
-    if (limiter !== undefined) {
-      const taken = limiter.take(key, cost)
-      const verdict = taken instanceof Promise ? await taken : taken
-      if (!verdict.ok) {
-        count(key, network, cost, cost, 0, cost)
-        metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
-        const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
-        return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
-      }
-    }
-    const options = { maxBatchSize }
-    if (key.failoverAllowed && (key.failover || enableFailover)) {
-      const partner = partnerFor(network)
-      if (partner !== undefined) {
-        const { body, local, forwarded, partnerErrors } = await answerWithFailover(message, network, partner, options)
-        count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
-        metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
-        return { status: 200, body: body ?? '', failover: forwarded > 0 }
-      }
-    }
-    const byPolicy = contextsFor(network)
-    const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
-    const { body, ...local } = await handler.answerMessage(message, context, options)
-    count(key, network, cost, local.errors, 0, 0)
-    metrics?.answered(network.name, transport, local, 0, (performance.now() - started) / 1000)
-    return { status: 200, body: body ?? '' }
+    if (limiter === undefined) return admitted(message, cost, maxBatchSize, key, network, enableFailover, started)
+    const taken = limiter.take(key, cost)
+    if (taken instanceof Promise)
+      return taken.then((verdict) =>
+        verdict.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, verdict, started),
+      )
+    return taken.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, taken, started)
   }
 }

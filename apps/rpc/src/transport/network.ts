@@ -39,13 +39,22 @@ export function createNetworkResolver(networks: readonly ServedNetwork[]): Netwo
   const byName = new Map(networks.map((n) => [n.name, n]))
   const only = networks.length === 1 ? networks[0] : undefined
   const known = [...byName.keys()].sort().join(', ')
+  const fromHostLabel = (host: string | undefined): ServedNetwork | { unknown: string } => {
+    const label = hostLabel(host)
+    if (label === undefined) return only ?? { unknown: host ?? '' }
+    return byName.get(label) ?? { unknown: label }
+  }
+  let lastHost: string | undefined
+  let lastHostAnswer: ServedNetwork | { unknown: string } | undefined
   return {
     byName,
     lookup: (name) => byName.get(name),
     fromHost(host) {
-      const label = hostLabel(host)
-      if (label === undefined) return only ?? { unknown: host ?? '' }
-      return byName.get(label) ?? { unknown: label }
+      // Note: a client sends the same Host on every request: the last one's answer is kept.
+      if (host === lastHost && lastHostAnswer !== undefined) return lastHostAnswer
+      lastHost = host
+      lastHostAnswer = fromHostLabel(host)
+      return lastHostAnswer
     },
     unknownBody: (name) =>
       // Note: -32601 as the contract suggests: the "method" (this network's endpoint) does not exist here.

@@ -6,7 +6,7 @@ import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '.
 import { type OpenTestDatabase, useTestDatabase } from '../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
-import { countUncles, getUncle } from './uncles.js'
+import { countUncles, getUncle, getUncles } from './uncles.js'
 
 const ethereumTestsDerived = 'derived/geth_eth_getUncleByBlockHashAndIndex_ethereum-tests.json'
 
@@ -52,6 +52,33 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncle: ma
       await getUncle(single.db, { network: 'mainnet', blockHash: first?.blockHash as Hex, index: 0 })
       const { rows } = await single.pool.query<{ name: string }>('select name from pg_prepared_statements')
       expect(rows.map((r) => r.name)).toContain('uncle_rpc_get_uncle')
+    } finally {
+      await single.close()
+    }
+  })
+
+  test('behavior: getUncles answers many keys in one statement, in order, as getUncle does', async () => {
+    const lines = readFixtureJsonl<{ blockHash: Hex; index: Hex }>(mainnetUnclesDerived)
+    const known = lines.slice(0, 300).map((line) => ({ blockHash: line.blockHash, index: Number(line.index) }))
+    const unknown = { blockHash: `0x${'00'.repeat(32)}` as Hex, index: 0 }
+    const pastEnd = { blockHash: known[0]!.blockHash, index: 5 }
+    const outOfRange = { blockHash: known[0]!.blockHash, index: 40_000 }
+    // Mixed case and a repeated key: each position gets its own answer.
+    const upper = { blockHash: `0x${known[1]!.blockHash.slice(2).toUpperCase()}` as Hex, index: known[1]!.index }
+    const keys = [unknown, ...known, pastEnd, outOfRange, upper, known[0]!]
+    const single = createDb({ url: database.url, max: 1 })
+    try {
+      const found = await getUncles(single.db, { network: 'mainnet', keys })
+      expect(found).toHaveLength(keys.length)
+      expect(found[0]).toBeNull()
+      for (const [i, key] of known.entries()) expect(found[i + 1]).toEqual(await getUncle(db, { network: 'mainnet', ...key }))
+      expect(found.slice(known.length + 1, known.length + 3)).toEqual([null, null])
+      expect(found.at(-2)).toEqual(found[2])
+      expect(found.at(-1)).toEqual(found[1])
+      expect(await getUncles(single.db, { network: 'sepolia', keys: known })).toEqual(known.map(() => null))
+      expect(await getUncles(single.db, { network: 'mainnet', keys: [] })).toEqual([])
+      const { rows } = await single.pool.query<{ name: string }>('select name from pg_prepared_statements')
+      expect(rows.map((r) => r.name)).toContain('uncle_rpc_get_uncles')
     } finally {
       await single.close()
     }

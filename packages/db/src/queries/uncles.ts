@@ -1,5 +1,6 @@
 import { type BlockHeader, type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, eq, getTableColumns, sql } from 'drizzle-orm'
+import { hexToBytea } from '../columns.js'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../client.js'
 import { uncles } from '../schema.js'
@@ -55,14 +56,59 @@ export async function getUncle(db: DbOrTx, { network, blockHash, index }: GetUnc
     prepared.set(db, query)
   }
   const [row] = await query.execute({ network, blockHash, index })
-  if (!row) return null
+  return row ? toUncle(row) : null
+}
+
+/** A selected uncles row (every column but the key) as the header with its size and block number. */
+function toUncle(row: Record<string, unknown>): NonNullable<GetUncleReturnType> {
   const header: Record<string, unknown> = { hash: row.hash }
   for (const [name] of headerFields) {
     const value = row[name]
     if (value !== null) header[name] = value
   }
-  return { ...(header as BlockHeader & { hash: Hex }), size: row.size, blockNumber: row.blockNumber }
+  return { ...(header as BlockHeader & { hash: Hex }), size: row.size as number, blockNumber: row.blockNumber as bigint }
 }
+
+export type GetUnclesParameters = { network: string; keys: readonly { blockHash: Hex; index: number }[] }
+
+function prepareGetUncles(db: DbOrTx) {
+  const { network: _network, ...columns } = getTableColumns(uncles)
+  // Note: `(block_hash, index) in (unnest …)`: Postgres plans it as a nested loop of primary-key
+  // lookups, one per pair, whatever the number of pairs; one statement shape, planned once per connection.
+  return db
+    .select(columns)
+    .from(uncles)
+    .where(
+      and(
+        eq(uncles.network, bound(uncles.network, 'network')),
+        sql`(${uncles.blockHash}, ${uncles.index}) in (select * from unnest(${sql.placeholder('hashes')}::bytea[], ${sql.placeholder('indexes')}::smallint[]))`,
+      ),
+    )
+    .prepare('uncle_rpc_get_uncles')
+}
+
+const preparedMany = new WeakMap<DbOrTx, ReturnType<typeof prepareGetUncles>>()
+
+/**
+ * Many uncles of one network in one statement (the batched form of getUncle: lookups that arrive
+ * together cost one round trip). Returns one entry per key, in order; null where no row matches.
+ */
+export async function getUncles(db: DbOrTx, { network, keys }: GetUnclesParameters): Promise<GetUncleReturnType[]> {
+  const wanted = keys.map((key) => (storedUncleIndex(key.index) === null ? null : key))
+  const asked = wanted.filter((key) => key !== null)
+  if (asked.length === 0) return keys.map(() => null)
+  let query = preparedMany.get(db)
+  if (!query) {
+    query = prepareGetUncles(db)
+    preparedMany.set(db, query)
+  }
+  // Note: node-postgres writes a Buffer[] as a bytea[] literal and a number[] as a smallint[] one.
+  const rows = await query.execute({ network, hashes: asked.map((key) => hexToBytea(key.blockHash)), indexes: asked.map((key) => key.index) })
+  const found = new Map<string, NonNullable<GetUncleReturnType>>()
+  for (const row of rows) found.set(row.blockHash + '/' + row.index, toUncle(row))
+  return wanted.map((key) => (key === null ? null : (found.get(key.blockHash.toLowerCase() + '/' + key.index) ?? null)))
+}
+
 
 /** Number of uncles stored for `network`. */
 export async function countUncles(db: DbOrTx, { network }: { network: string }): Promise<number> {
