@@ -7,7 +7,7 @@ import { headerFromRpc } from './codecs.js'
 import { openEra1 } from './era1/openEra1.js'
 import { hashHeader } from './hashHeader.js'
 import type { HashedHeader } from './header.js'
-import { toQuantity, toRpcBlock, toRpcHeaderFields, toRpcUncle } from './rpcFormat.js'
+import { rpcUncleJson, toQuantity, toRpcBlock, toRpcHeaderFields, toRpcUncle } from './rpcFormat.js'
 import { uncleSize } from './uncleSize.js'
 
 const uncleLines = 'derived/geth_eth_getUncleByBlockHashAndIndex_mainnet_0-8191.jsonl'
@@ -135,4 +135,17 @@ describeWithFixtures([blockLines, era1], 'mainnet blocks 0–1023 (derived geth 
     expect('totalDifficulty' in json).toBe(false)
     expect(Object.keys(json)).toEqual([...Object.keys(json)].sort())
   })
+})
+
+test('behavior: rpcUncleJson writes the bytes JSON.stringify(toRpcUncle) writes, for every fork prefix and both totalDifficulty modes', () => {
+  const order = ['baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash']
+  for (let keep = 0; keep <= order.length; keep++) {
+    const json: Record<string, string> = { ...postMergeHeaderJson, difficulty: '0x0', extraData: '0x' }
+    for (const name of order.slice(keep)) delete json[name]
+    const uncle = headerFromRpc(json)
+    for (const totalDifficulty of ['omit', 'null'] as const) {
+      expect(rpcUncleJson(uncle, { totalDifficulty })).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty })))
+      expect(rpcUncleJson(uncle, { totalDifficulty }, 1234)).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty }, 1234)))
+    }
+  }
 })

@@ -10,20 +10,13 @@ export function toQuantity(value: bigint | number): Hex {
   return `0x${value.toString(16)}`
 }
 
-// Note: a header has one of a few shapes (fork fields present, totalDifficulty or not), so each
-// shape's sorted key order is computed once instead of sorting ~25 keys per answer.
-const sortedKeyOrders = new Map<string, readonly string[]>()
+// Every key a wire block or uncle can have, in byte order (geth marshals a Go map): objects are
+// built by walking this list once, with no sort per answer.
+const wireKeysInOrder = [...headerFields.map(([name]) => name), 'hash', 'size', 'totalDifficulty', 'transactions', 'uncles'].sort()
 
 function sortKeys(fields: Record<string, unknown>): Record<string, unknown> {
-  const keys = Object.keys(fields)
-  const shape = keys.join(',')
-  let order = sortedKeyOrders.get(shape)
-  if (order === undefined) {
-    order = keys.sort()
-    sortedKeyOrders.set(shape, order)
-  }
   const sorted: Record<string, unknown> = {}
-  for (const key of order) sorted[key] = fields[key]
+  for (const key of wireKeysInOrder) if (fields[key] !== undefined) sorted[key] = fields[key]
   return sorted
 }
 
@@ -54,6 +47,35 @@ export function toRpcUncle(uncle: HashedHeader, options: ToRpcUncleOptions, size
   const fields: Record<string, unknown> = { ...toRpcHeaderFields(uncle), size: toQuantity(size), uncles: [] }
   if (options.totalDifficulty === 'null') fields.totalDifficulty = null
   return sortKeys(fields)
+}
+
+// Note: the uncle keys in byte order, with how each value is written; built once.
+const uncleKeysInOrder = [...headerFields.map(([name, kind]) => [name, kind === 'quantity'] as const), ['hash', false] as const, ['size', true] as const, ['totalDifficulty', false] as const, ['uncles', false] as const].sort(
+  ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0),
+)
+
+/**
+ * `JSON.stringify(toRpcUncle(uncle, options, size))`, written straight to text: no intermediate
+ * objects (the cold path renders every uncle it reads). Domain byte strings are lowercase hex
+ * and need no escaping.
+ */
+export function rpcUncleJson(uncle: HashedHeader, options: ToRpcUncleOptions, size = uncleSize(uncle)): string {
+  let out = '{'
+  for (const [key, quantity] of uncleKeysInOrder) {
+    let value: string
+    if (key === 'size') value = `"${toQuantity(size)}"`
+    else if (key === 'uncles') value = '[]'
+    else if (key === 'totalDifficulty') {
+      if (options.totalDifficulty === 'omit') continue
+      value = 'null'
+    } else {
+      const field = uncle[key as keyof HashedHeader]
+      if (field === undefined) continue
+      value = quantity ? `"${toQuantity(field as bigint)}"` : `"${field as string}"`
+    }
+    out += `${out.length === 1 ? '' : ','}"${key}":${value}`
+  }
+  return `${out}}`
 }
 
 export type ToRpcBlockParameters = {

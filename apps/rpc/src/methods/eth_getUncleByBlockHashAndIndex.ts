@@ -1,4 +1,4 @@
-import { type HashedHeader, type Hex, toQuantity, toRpcUncle } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, toQuantity, rpcUncleJson } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from './cache.js'
@@ -24,7 +24,7 @@ export const defaultDeadlineMs = 250
 
 /** The uncle as JSON text: keys alphabetical, `totalDifficulty: null` (the contract, Infura's sample). */
 export function serializeUncle(uncle: HashedHeader & { size: number }): string {
-  return JSON.stringify(toRpcUncle(uncle, { totalDifficulty: 'null' }, uncle.size))
+  return rpcUncleJson(uncle, { totalDifficulty: 'null' }, uncle.size)
 }
 
 /**
