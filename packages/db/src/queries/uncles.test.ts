@@ -45,13 +45,13 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncle: ma
     expect(await getUncle(db, { network: 'mainnet', blockHash: `0x${'00'.repeat(32)}`, index: 0 })).toBeNull()
   })
 
-  test('behavior: runs as a named prepared statement', async () => {
+  test('behavior: runs as the named prepared statement of getUncles (one statement shape for one key or many)', async () => {
     const [first] = readFixtureJsonl<{ blockHash: Hex }>(mainnetUnclesDerived)
     const single = createDb({ url: database.url, max: 1 })
     try {
       await getUncle(single.db, { network: 'mainnet', blockHash: first?.blockHash as Hex, index: 0 })
       const { rows } = await single.pool.query<{ name: string }>('select name from pg_prepared_statements')
-      expect(rows.map((r) => r.name)).toContain('uncle_rpc_get_uncle')
+      expect(rows.map((r) => r.name)).toContain('uncle_rpc_get_uncles')
     } finally {
       await single.close()
     }

@@ -24,41 +24,6 @@ export type GetUncleReturnType = (HashedHeader & { size: number; blockNumber: bi
 // when the placeholder is wrapped in a Param bound to that column.
 const bound = (column: PgColumn, name: string) => sql.param(sql.placeholder(name), column)
 
-function prepareGetUncle(db: DbOrTx) {
-  const { network: _network, blockHash: _blockHash, index: _index, ...columns } = getTableColumns(uncles)
-  return db
-    .select(columns)
-    .from(uncles)
-    .where(
-      and(
-        eq(uncles.network, bound(uncles.network, 'network')),
-        eq(uncles.blockHash, bound(uncles.blockHash, 'blockHash')),
-        eq(uncles.index, bound(uncles.index, 'index')),
-      ),
-    )
-    .prepare('uncle_rpc_get_uncle')
-}
-
-// Note: one prepared query per database object, built once: a named statement is planned once
-// per connection, which doubles lookups/s (measured with pgbench and the pg pool), and drizzle skips rebuilding the SQL.
-const prepared = new WeakMap<DbOrTx, ReturnType<typeof prepareGetUncle>>()
-
-/**
- * The uncle at `index` in block `blockHash`: the one primary-key lookup behind
- * eth_getUncleByBlockHashAndIndex. Null when the block or index is unknown.
- */
-export async function getUncle(db: DbOrTx, { network, blockHash, index }: GetUncleParameters): Promise<GetUncleReturnType> {
-  // Note: an index outside the smallint column cannot match, and Postgres would reject the parameter.
-  if (storedUncleIndex(index) === null) return null
-  let query = prepared.get(db)
-  if (!query) {
-    query = prepareGetUncle(db)
-    prepared.set(db, query)
-  }
-  const [row] = await query.execute({ network, blockHash, index })
-  return row ? toUncle(row) : null
-}
-
 /** A selected uncles row (every column but the key) as the header with its size and block number. */
 function toUncle(row: Record<string, unknown>): NonNullable<GetUncleReturnType> {
   const header: Record<string, unknown> = { hash: row.hash }
@@ -87,6 +52,8 @@ function prepareGetUncles(db: DbOrTx) {
     .prepare('uncle_rpc_get_uncles')
 }
 
+// Note: one prepared query per database object, built once: a named statement is planned once
+// per connection, which doubles lookups/s (measured with pgbench and the pg pool), and drizzle skips rebuilding the SQL.
 const preparedMany = new WeakMap<DbOrTx, ReturnType<typeof prepareGetUncles>>()
 
 /**
@@ -107,6 +74,15 @@ export async function getUncles(db: DbOrTx, { network, keys }: GetUnclesParamete
   const found = new Map<string, NonNullable<GetUncleReturnType>>()
   for (const row of rows) found.set(row.blockHash + '/' + row.index, toUncle(row))
   return wanted.map((key) => (key === null ? null : (found.get(key.blockHash.toLowerCase() + '/' + key.index) ?? null)))
+}
+
+/**
+ * The uncle at `index` in block `blockHash`: the lookup behind eth_getUncleByBlockHashAndIndex
+ * ({@link getUncles} with one key). Null when the block or index is unknown.
+ */
+export async function getUncle(db: DbOrTx, { network, blockHash, index }: GetUncleParameters): Promise<GetUncleReturnType> {
+  const [uncle] = await getUncles(db, { network, keys: [{ blockHash, index }] })
+  return uncle ?? null
 }
 
 
