@@ -31,7 +31,7 @@ export type RpcServerDeps = {
   keyStore?: KeyStore | undefined
   /** Where uncles and blocks are read (read replicas). Default: `db`. */
   reads?: ReadSource | undefined
-  /** Default: getUncle on `reads`. */
+  /** Default: createFindUncle on `reads` (the lookups of one event-loop turn as one getUncles statement). */
   findUncle?: FindUncle | undefined
   /** Default: blockKnown on `reads`. */
   blockKnown?: BlockKnown | undefined
