@@ -93,7 +93,6 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     expect(hashHeader(header)).toBe(header.hash)
 
     await rpc.usage.flush()
-    await rpc.hourly.flush()
     await page.getByRole('link', { name: 'Usage' }).click()
     await page.getByRole('heading', { name: 'Requests per day (last 30 days)' }).waitFor()
     const today = new Date().toISOString().slice(0, 10)

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addHourlyUsage, addUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { createAnswer } from './transport/answer.js'
 import { createApp, finishApp } from './transport/app.js'
@@ -21,7 +21,6 @@ import { createReadiness } from './transport/readiness.js'
 import { createDbKeyStore } from './access/keyStore.js'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
-import { createHourlyUsageRecorder, type HourlyUsageRecorder, type HourlyUsageStore } from './access/usageHourly.js'
 import { attachWebSocket } from './transport/ws.js'
 
 export type RpcServerDeps = {
@@ -35,10 +34,8 @@ export type RpcServerDeps = {
   findUncle?: FindUncle | undefined
   /** Default: blockKnown on `reads`. */
   blockKnown?: BlockKnown | undefined
-  /** Default: addUsage on `db` (usage_daily). */
+  /** Default: usage_daily and usage_hourly on `db` (one transaction per flush), hourly rows kept 35 days. */
   usageStore?: UsageStore | undefined
-  /** Default: usage_hourly on `db`, rows kept 35 days. */
-  hourlyUsageStore?: HourlyUsageStore | undefined
   /** Prometheus metrics (metrics.ts); absent = off. */
   metrics?: RpcMetrics | undefined
 }
@@ -67,7 +64,6 @@ export type RpcServer = {
   auth: Auth
   heads: HeadTracker
   usage: UsageRecorder
-  hourly: HourlyUsageRecorder
   limiter: RateLimiter | undefined
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
@@ -132,13 +128,9 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       ? undefined
       : createRateLimiter({ logger, admittedOnDay: (keyId, day) => admittedOnDay(db, { keyId, day }) }, options.rateLimits)
   const usage = createUsageRecorder(
-    { store: deps.usageStore ?? ((deltas) => addUsage(db, deltas)), logger },
-    { flushIntervalMs: options.usageFlushMs },
-  )
-  const hourly = createHourlyUsageRecorder(
     {
-      store: deps.hourlyUsageStore ?? {
-        add: (deltas) => addHourlyUsage(db, deltas),
+      store: deps.usageStore ?? {
+        write: (batch) => addDailyAndHourlyUsage(db, batch),
         prune: async () => void (await pruneHourlyUsage(db, { days: 35 })),
       },
       logger,
@@ -151,7 +143,6 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
-    hourly,
     limits,
   }
   const { metrics } = deps
@@ -193,7 +184,6 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     auth,
     heads,
     usage,
-    hourly,
     limiter,
     partners,
     async listen(port, host) {
@@ -233,7 +223,6 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       server.close(() => undefined)
       await auth.stop()
       await usage.stop()
-      await hourly.stop()
       await limiter?.close()
     },
   }

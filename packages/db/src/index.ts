@@ -93,4 +93,4 @@ export {
   updateAccountKey,
 } from './queries/accountKeys.js'
 export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './queries/usageHourly.js'
-export { accountDailyUsage, accountHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'
+export { accountDailyUsage, accountHourlyUsage, addDailyAndHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'

@@ -1,13 +1,23 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addUsage, createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, createDb, type Db, listUsage } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
 import { createApiKey } from './keys.js'
 import { hashApiKey } from './auth.js'
-import { createUsageRecorder } from './usage.js'
+import { createUsageRecorder, type UsageStore } from './usage.js'
 
 const logger = createLogger({ level: 'fatal', name: 'usage-test' })
+const storeOn = (db: Db): UsageStore => ({ write: (batch) => addDailyAndHourlyUsage(db, batch), prune: async () => {} })
+
+/** usage_hourly of a key: requests per network, summed over hours. */
+async function hourlyRequests(db: Db, keyId: number): Promise<Record<string, number>> {
+  const { rows } = await db.execute<{ network: string; requests: string }>(
+    sql`select network, sum(requests)::text as requests from usage_hourly where key_id = ${keyId} group by network`,
+  )
+  return Object.fromEntries(rows.map((r) => [r.network, Number(r.requests)]))
+}
 let database: TestDatabase
 let direct: { db: Db; close: () => Promise<void> }
 let proxied: { db: Db; close: () => Promise<void> }
@@ -28,29 +38,34 @@ afterAll(async () => {
 })
 
 describe('createUsageRecorder', () => {
-  test('default: counts add up in memory and are written in one upsert per flush', async () => {
+  test('default: counts add up in memory; each flush writes the daily and the hourly rows, which agree', async () => {
     const { key, row } = await createApiKey(direct.db, { plan: 'core' })
-    const usage = createUsageRecorder({ store: (deltas) => addUsage(direct.db, deltas), logger })
-    usage.add(row.id, 3, 1, 0, 0)
-    usage.add(row.id, 1, 1, 1, 1)
+    const usage = createUsageRecorder({ store: storeOn(direct.db), logger })
+    usage.add(row.id, 'mainnet', 3, 1, 0, 0)
+    usage.add(row.id, 'sepolia', 1, 1, 1, 1)
     await usage.flush()
-    usage.add(row.id, 5, 0, 2, 0)
+    usage.add(row.id, 'mainnet', 5, 0, 2, 0)
     await usage.stop()
     expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([
       { keyId: row.id, day: new Date().toISOString().slice(0, 10), requests: 9, errors: 2, forwarded: 3, rateLimited: 1 },
     ])
+    expect(await hourlyRequests(direct.db, row.id)).toEqual({ mainnet: 8, sepolia: 1 })
   })
 
   test('behavior: counts survive a database outage and are written once it is back', async () => {
     const { key, row } = await createApiKey(direct.db, { plan: 'core' })
-    const usage = createUsageRecorder({ store: (deltas) => addUsage(proxied.db, deltas), logger })
-    usage.add(row.id, 2, 0, 0, 0)
+    const usage = createUsageRecorder({ store: storeOn(proxied.db), logger })
+    usage.add(row.id, 'mainnet', 2, 0, 0, 0)
     await proxy.cut()
     await usage.flush()
-    usage.add(row.id, 3, 0, 0, 0)
+    usage.add(row.id, 'mainnet', 3, 0, 0, 0)
     await usage.flush()
+    // Nothing of the failed flushes was written to either table.
+    expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([])
+    expect(await hourlyRequests(direct.db, row.id)).toEqual({})
     await proxy.restore()
     await usage.stop()
     expect((await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 }))?.[0]?.requests).toBe(5)
+    expect(await hourlyRequests(direct.db, row.id)).toEqual({ mainnet: 5 })
   })
 })

@@ -1,13 +1,19 @@
 import type { Logger } from '@uncle-rpc/config'
-import type { UsageDelta } from '@uncle-rpc/db'
+import type { HourlyUsageDelta, UsageDelta } from '@uncle-rpc/db'
 
-/** Where usage goes (usage_daily: one upsert statement per flush). */
-export type UsageStore = (deltas: readonly UsageDelta[]) => Promise<void>
+/**
+ * Where usage goes: each flush as one transaction of usage_daily (billing, daily limits) and
+ * usage_hourly (the dashboard's charts) upserts, and the pruning of old hourly rows.
+ */
+export type UsageStore = {
+  write(batch: { daily: readonly UsageDelta[]; hourly: readonly HourlyUsageDelta[] }): Promise<void>
+  prune(): Promise<void>
+}
 
-/** Per key per UTC day counters, kept in memory and written in batches. */
+/** Per key, network and UTC hour counters, kept in memory and written in batches (daily rows are their sums). */
 export type UsageRecorder = {
   /** Counts calls of one message (each batch entry is a call). Synchronous, no IO. */
-  add(keyId: number, requests: number, errors: number, forwarded: number, rateLimited: number): void
+  add(keyId: number, network: string, requests: number, errors: number, forwarded: number, rateLimited: number): void
   /** Writes everything counted so far now (also done every flushIntervalMs); on failure it is kept for the next flush. */
   flush(): Promise<void>
   /** Stops the timer and flushes. */
@@ -23,42 +29,62 @@ export const defaultUsageFlushMs = 500
 export type CreateUsageRecorderParameters = {
   /** Default {@link defaultUsageFlushMs}. */
   flushIntervalMs?: number | undefined
-  /** Most key-days kept while the database is unreachable; beyond it the oldest counts are dropped (and logged). Default 100,000. */
+  /** Most key-network-hours kept while the database is unreachable; beyond it the oldest counts are dropped (and logged). Default 100,000. */
   maxPending?: number | undefined
 }
 
-const dayMs = 86_400_000
+const hourMs = 3_600_000
+
+/** The usage_daily deltas of hourly counts: summed per key and UTC day of their hour. */
+export function dailyOf(hourly: readonly HourlyUsageDelta[]): UsageDelta[] {
+  const days = new Map<string, UsageDelta>()
+  for (const h of hourly) {
+    const day = h.hour.slice(0, 10)
+    const id = `${h.keyId}/${day}`
+    let d = days.get(id)
+    if (d === undefined) days.set(id, (d = { keyId: h.keyId, day, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 }))
+    d.requests += h.requests
+    d.errors += h.errors
+    d.forwarded += h.forwarded
+    d.rateLimited += h.rateLimited
+  }
+  return [...days.values()]
+}
 
 /**
- * Accumulates usage in memory and upserts it every flushIntervalMs (usage_daily.requests +=…),
- * so the hot path costs a Map lookup and four additions. Counts are kept per UTC day: a request
- * is counted in the day it arrived, even when the flush happens after midnight.
+ * Accumulates usage in memory per key, network and UTC hour, and every flushIntervalMs writes it
+ * (usage_hourly += …, and usage_daily += the same counts summed per day) in one transaction, so
+ * the hot path costs two Map lookups and four additions. A request is counted in the hour (and
+ * day) it arrived, even when the flush happens after. Old hourly rows are pruned about once an hour.
  */
 export function createUsageRecorder({ store, logger }: { store: UsageStore; logger: Logger }, parameters: CreateUsageRecorderParameters = {}): UsageRecorder {
   const { flushIntervalMs = defaultUsageFlushMs, maxPending = 100_000 } = parameters
-  let day = ''
-  let nextDayAt = 0
-  // Invariant: `today` holds counts of `day` only; counts of earlier days wait in `pending`.
-  let today = new Map<number, UsageDelta>()
-  let pending: UsageDelta[] = []
+  let hour = ''
+  let nextHourAt = 0
+  // Invariant: `current` holds counts of `hour` only (keyId → network → delta); older hours wait in `pending`.
+  let current = new Map<number, Map<string, HourlyUsageDelta>>()
+  let pending: HourlyUsageDelta[] = []
   let flushing: Promise<void> | undefined
   let failing = false
+  let lastPrune = 0
 
-  function roll(now: number) {
-    for (const delta of today.values()) pending.push(delta)
-    today = new Map()
-    day = new Date(now).toISOString().slice(0, 10)
-    nextDayAt = (Math.floor(now / dayMs) + 1) * dayMs
+  function drain() {
+    for (const byNetwork of current.values()) for (const delta of byNetwork.values()) pending.push(delta)
+    current = new Map()
   }
 
-  function add(keyId: number, requests: number, errors: number, forwarded: number, rateLimited: number) {
+  function add(keyId: number, network: string, requests: number, errors: number, forwarded: number, rateLimited: number) {
     const now = Date.now()
-    if (now >= nextDayAt) roll(now)
-    let delta = today.get(keyId)
-    if (delta === undefined) {
-      delta = { keyId, day, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 }
-      today.set(keyId, delta)
+    if (now >= nextHourAt) {
+      drain()
+      const start = Math.floor(now / hourMs) * hourMs
+      hour = new Date(start).toISOString()
+      nextHourAt = start + hourMs
     }
+    let byNetwork = current.get(keyId)
+    if (byNetwork === undefined) current.set(keyId, (byNetwork = new Map()))
+    let delta = byNetwork.get(network)
+    if (delta === undefined) byNetwork.set(network, (delta = { keyId, hour, network, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 }))
     delta.requests += requests
     delta.errors += errors
     delta.forwarded += forwarded
@@ -66,23 +92,28 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
   }
 
   async function write() {
-    const batch = pending.concat([...today.values()])
+    drain()
+    const batch = pending
     pending = []
-    today = new Map()
-    if (batch.length === 0) return
-    try {
-      await store(batch)
-      if (failing) logger.info({ msg: 'usage written again', rows: batch.length })
-      failing = false
-    } catch (error) {
-      // Note: kept for the next flush (upserts add, so a retry never double counts what failed).
-      pending = batch.concat(pending)
-      if (pending.length > maxPending) {
-        logger.error({ msg: 'usage dropped: database unreachable too long', rows: pending.length - maxPending })
-        pending = pending.slice(pending.length - maxPending)
+    if (batch.length > 0)
+      try {
+        await store.write({ daily: dailyOf(batch), hourly: batch })
+        if (failing) logger.info({ msg: 'usage written again', rows: batch.length })
+        failing = false
+      } catch (error) {
+        // Note: kept for the next flush (upserts add, and the transaction wrote nothing, so a retry never double counts).
+        pending = batch.concat(pending)
+        if (pending.length > maxPending) {
+          logger.error({ msg: 'usage dropped: database unreachable too long', rows: pending.length - maxPending })
+          pending = pending.slice(pending.length - maxPending)
+        }
+        if (!failing) logger.warn({ msg: 'writing usage failed; kept for the next flush', error: (error as Error).message })
+        failing = true
+        return
       }
-      if (!failing) logger.warn({ msg: 'writing usage failed; kept for the next flush', error: (error as Error).message })
-      failing = true
+    if (Date.now() - lastPrune >= hourMs) {
+      lastPrune = Date.now()
+      await store.prune().catch((error: unknown) => logger.warn({ msg: 'pruning hourly usage failed', error: (error as Error).message }))
     }
   }
 
@@ -98,7 +129,6 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
 
   const timer = setInterval(() => void flush(), flushIntervalMs)
   timer.unref()
-
   return {
     add,
     flush,

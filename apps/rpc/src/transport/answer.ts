@@ -9,7 +9,6 @@ import type { ServedNetwork } from './network.js'
 import type { Partner } from '../failover/partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
 import type { UsageRecorder } from '../access/usage.js'
-import type { HourlyUsageRecorder } from '../access/usageHourly.js'
 
 /** What to send back for one message: HTTP status, body ('' = none) and the extra headers. */
 export type Outcome = {
@@ -32,8 +31,6 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
-  /** Per network and hour (the dashboard's views); absent: not recorded. */
-  hourly?: HourlyUsageRecorder | undefined
   limits: RpcLimits
   /** Absent: metrics off (no hook runs). */
   metrics?: { metrics: RpcMetrics; transport: Transport } | undefined
@@ -66,11 +63,10 @@ const policies = {
  * counted where each answer is made (never by reading the body back).
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage, hourly, limits } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage, limits } = deps
   const { metrics, transport = 'http' } = deps.metrics ?? {}
   const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
-    usage.add(key.id, requests, errors, forwarded, rateLimited)
-    hourly?.add(key.id, network.name, requests, errors, forwarded, rateLimited)
+    usage.add(key.id, network.name, requests, errors, forwarded, rateLimited)
   }
   // Contexts without per-request state, made once per network and policy.
   const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()

@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
-import type { DbOrTx } from '../client.js'
+import type { Db, DbOrTx } from '../client.js'
 import { apiKeys, usageDaily, usageHourly } from '../schema.js'
-import { mergeUsageCounts } from './usage.js'
+import { addUsage, mergeUsageCounts, type UsageDelta } from './usage.js'
 
 /** Counts to add to one key's row for one network and UTC hour (`hour` as an ISO time at the start of the hour). */
 export type HourlyUsageDelta = {
@@ -13,6 +13,18 @@ export type HourlyUsageDelta = {
   errors: number
   forwarded: number
   rateLimited: number
+}
+
+/**
+ * Writes one flush of the RPC's usage counts in one transaction: the per-day rows (billing,
+ * daily limits) and the per-hour rows (the dashboard's charts) can never disagree.
+ */
+export async function addDailyAndHourlyUsage(db: Db, { daily, hourly }: { daily: readonly UsageDelta[]; hourly: readonly HourlyUsageDelta[] }): Promise<void> {
+  if (daily.length === 0 && hourly.length === 0) return
+  await db.transaction(async (tx) => {
+    await addUsage(tx, daily)
+    await addHourlyUsage(tx, hourly)
+  })
 }
 
 /** Adds the deltas to usage_hourly in one statement (same-row deltas merged first, as addUsage does). */
