@@ -26,6 +26,13 @@ module.exports = {
       to: { path: '^apps/(cli)/' },
     },
     {
+      name: 'apps-share-through-packages',
+      severity: 'error',
+      comment: 'Apps share code through packages/; only tests (and the CLI, which composes them) reach into another app.',
+      from: { path: '^apps/(indexer|rpc|sample-node|dashboard)/', pathNot: '(\\.test\\.ts$|/_test/)' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
       name: 'errors-is-a-leaf',
       severity: 'error',
       comment: 'packages/errors holds BaseError and nothing that depends on other code of ours.',

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createDb } from '@uncle-rpc/db'
+import { createApiKey, createDb } from '@uncle-rpc/db'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
-import { createApiKey } from '../apps/rpc/src/access/keys.js'
 
 // npm run bench:rpc-database -- --database-url postgres://…/db --network big [--duration 10] [--sample 10000]
 // The RPC on an existing, indexed database (the mainnet-size run of README): random known uncles

@@ -6,10 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
+import { createApiKey, createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import pg from 'pg'
 import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
-import { createApiKey } from '../apps/rpc/src/access/keys.js'
 import { benchRoot, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
 
 // npm run bench:rpc -- [--duration 5] [--warmup 2] [--connections 64] [--threads 2] [--workers 2]

@@ -27,3 +27,10 @@ test('behavior: an import cycle and a forbidden package edge fail the check', as
   expect(output).toContain('no-circular')
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
+
+test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/apps-share-through-packages: apps\/dashboard\/src\/keys\.ts → apps\/rpc\/src\/keys\.ts/)
+  expect(output).not.toContain('_test/endToEnd.ts')
+})

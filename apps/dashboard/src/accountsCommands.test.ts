@@ -1,7 +1,6 @@
 import { UsageError } from '@uncle-rpc/config'
-import { createDb, type Db, findAccountByEmail, findKeyPolicy, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { createApiKey, hashApiKey } from '@uncle-rpc/rpc'
 import { runCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'

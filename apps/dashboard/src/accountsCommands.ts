@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { UsageError } from '@uncle-rpc/config'
-import { apiKeyPlans, type Db, insertAccount, listAccounts, listUpgradeRequests, normalizeEmail, operatorEmail, setAccountDisabled, setAccountPlan } from '@uncle-rpc/db'
-import { isApiKeyPlan } from '@uncle-rpc/rpc'
+import { apiKeyPlans, type Db, insertAccount, isApiKeyPlan, listAccounts, listUpgradeRequests, normalizeEmail, operatorEmail, setAccountDisabled, setAccountPlan } from '@uncle-rpc/db'
 import { hashPassword } from './auth/password.js'
 
 /** The flags of `uncle-rpc accounts` as parseArgs gives them. */

@@ -1,6 +1,5 @@
-import { createDb, type Db, findKeyPolicy, registerNetwork } from '@uncle-rpc/db'
+import { createDb, type Db, findKeyPolicy, hashApiKey, registerNetwork } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { hashApiKey } from '@uncle-rpc/rpc'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
 

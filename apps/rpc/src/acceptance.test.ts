@@ -1,15 +1,13 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, hashApiKey, listUsage } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetUnclesDerived } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
 import { createTcpProxy, type TcpProxy } from './_test/tcpProxy.js'
-import { hashApiKey } from './access/auth.js'
-import { createApiKey } from './access/keys.js'
 
 // Issue 5's acceptance, every process real: two era1 sample nodes (the upstream and the partner),
 // `uncle-rpc indexer` for blocks 0..4095 only, two `uncle-rpc rpc` processes sharing Redis, and

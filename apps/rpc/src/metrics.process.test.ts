@@ -6,7 +6,7 @@ import { type CliProcess, describeWithFixtures, spawnCli } from '@uncle-rpc/test
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from './_test/seed.js'
 import { createTestEnv, openWs, post, type TestEnv } from './_test/server.js'
-import { createApiKey } from './access/keys.js'
+import { createApiKey } from '@uncle-rpc/db'
 
 // Real `uncle-rpc rpc` processes with --metrics-port, scraped over HTTP: counters move by exactly
 // the calls made. The partner is a real (synthetic) sample node, which answers null for our hashes.

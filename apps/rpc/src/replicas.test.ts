@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, type Db, migrateDatabase } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, migrateDatabase } from '@uncle-rpc/db'
 import {
   type CliProcess,
   describeWithFixtures,
@@ -14,7 +14,6 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
-import { createApiKey } from './access/keys.js'
 
 // Read replicas with real servers: a private primary and a streaming replica of it (initdb,
 // pg_basebackup -R, each the test's own process), and a real `uncle-rpc rpc` reading through

@@ -13,8 +13,20 @@ export {
 } from './errors.js'
 export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './migrate.js'
 export { migrateDatabase, migrationsFolder } from './migrate.js'
-export type { ApiKeyRow, InsertApiKeyParameters } from './queries/apiKeys.js'
-export { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, touchApiKeys } from './queries/apiKeys.js'
+export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './queries/apiKeys.js'
+export {
+  createApiKey,
+  findApiKey,
+  generateApiKey,
+  hashApiKey,
+  insertApiKey,
+  isApiKeyPlan,
+  keyPrefixLength,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyPlan,
+  touchApiKeys,
+} from './queries/apiKeys.js'
 export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './queries/plans.js'
 export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './queries/plans.js'
 export type { UsageDelta, UsageRow } from './queries/usage.js'

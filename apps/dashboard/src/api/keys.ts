@@ -1,16 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import {
-  type AccountKeyRow,
-  copyKeySettings,
-  findAccountKey,
-  keySettingsForCopy,
-  listAccountKeys,
-  listNetworks,
-  revokeAccountKey,
-  setAccountKeySecret,
-  updateAccountKey,
-} from '@uncle-rpc/db'
-import { createApiKey } from '@uncle-rpc/rpc'
+import { type AccountKeyRow, copyKeySettings, createApiKey, findAccountKey, keySettingsForCopy, listAccountKeys, listNetworks, revokeAccountKey, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import { type Request, type Response, Router } from 'express'
 import { ApiError } from '../errors.js'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'

@@ -1,9 +1,8 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, type Db, findApiKey, revokeApiKey } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type AuthResult, createAuth, hashApiKey, type KeyStore } from './auth.js'
-import { createApiKey, generateApiKey } from './keys.js'
+import { type AuthResult, createAuth, type KeyStore } from './auth.js'
 import { createDbKeyStore } from './keyStore.js'
 
 const logger = createLogger({ level: 'fatal', name: 'auth-test' })

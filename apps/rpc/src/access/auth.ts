@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
+import { hashApiKey } from '@uncle-rpc/db'
 import { errorResponse, ServerError } from '@uncle-rpc/jsonrpc'
 import type { KeyAccess } from './keyAccess.js'
 
@@ -63,11 +63,6 @@ const missing: AuthResult = { ok: false, status: 401, body: missingKeyBody }
 const invalid: AuthResult = { ok: false, status: 401, body: invalidKeyBody }
 // Note: keys are 32 hex characters; anything far off that shape is refused without a lookup.
 const plausibleKey = /^[0-9A-Za-z_-]{1,128}$/
-
-/** sha256 of an API key, as stored in api_keys.key_hash. */
-export function hashApiKey(key: string): Hex {
-  return `0x${createHash('sha256').update(key).digest('hex')}`
-}
 
 /**
  * API key checks from an in-memory map of key hash → record, reloaded every `refreshMs` and on a

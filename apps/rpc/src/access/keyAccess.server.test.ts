@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { createDb, type Db, registerNetwork, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, registerNetwork, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openWs, post, type TestServer, startTestServer } from '../_test/server.js'
-import { createApiKey } from './keys.js'
 
 // A key's restrictions as the real server enforces them, over HTTP and at the WebSocket upgrade.
 

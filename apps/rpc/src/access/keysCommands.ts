@@ -1,18 +1,4 @@
-import {
-  type ApiKeyRow,
-  type Db,
-  listApiKeys,
-  listPlans,
-  listUsage,
-  type PlanRow,
-  revokeApiKey,
-  setApiKeyFailover,
-  setApiKeyLimits,
-  setApiKeyPlan,
-  updatePlan,
-} from '@uncle-rpc/db'
-import { hashApiKey } from './auth.js'
-import { createApiKey, isApiKeyPlan } from './keys.js'
+import { type ApiKeyRow, createApiKey, type Db, hashApiKey, isApiKeyPlan, listApiKeys, listPlans, listUsage, type PlanRow, revokeApiKey, setApiKeyFailover, setApiKeyLimits, setApiKeyPlan, updatePlan } from '@uncle-rpc/db'
 
 /** The flags of `uncle-rpc keys` as parseArgs gives them. */
 export type KeysFlags = {

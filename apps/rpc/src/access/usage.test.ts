@@ -1,11 +1,9 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listUsage } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
-import { createApiKey } from './keys.js'
-import { hashApiKey } from './auth.js'
 import { createUsageRecorder, type UsageStore } from './usage.js'
 
 const logger = createLogger({ level: 'fatal', name: 'usage-test' })

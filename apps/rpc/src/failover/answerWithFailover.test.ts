@@ -1,5 +1,5 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, type Db, listUsage } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, hashApiKey, listUsage } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -7,8 +7,6 @@ import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetBlocksFixt
 import { openWs, rawRequest } from '../_test/server.js'
 import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
 import { indexUnavailableMessages } from './policy.js'
-import { hashApiKey } from '../access/auth.js'
-import { createApiKey } from '../access/keys.js'
 import { createRpcServer, type RpcServer } from '../server.js'
 
 // Failover forwarding in one process, against a real partner (the era1 sample node) and a real

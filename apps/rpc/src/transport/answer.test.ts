@@ -5,8 +5,8 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, rawRequest, type TestEnv } from '../_test/server.js'
-import { createApiKey } from '../access/keys.js'
 import { createRpcServer, type RpcServer } from '../server.js'
+import { createApiKey } from '@uncle-rpc/db'
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const prefix = `uncle-rpc-test:${randomBytes(6).toString('hex')}`

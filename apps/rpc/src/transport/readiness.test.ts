@@ -1,9 +1,8 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, registerNetwork } from '@uncle-rpc/db'
+import { createApiKey, createDb, registerNetwork } from '@uncle-rpc/db'
 import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { expect, test } from 'vitest'
 import { post } from '../_test/server.js'
-import { createApiKey } from '../access/keys.js'
 import { createRpcServer } from '../server.js'
 
 // /ready against real parts: a real database, a Redis and a partner that are not there.

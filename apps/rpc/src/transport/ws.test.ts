@@ -1,9 +1,7 @@
-import { hashApiKey } from '../access/auth.js'
-import { revokeApiKey } from '@uncle-rpc/db'
+import { createApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type WebSocket from 'ws'
-import { createApiKey } from '../access/keys.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 

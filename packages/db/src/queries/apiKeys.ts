@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
-import { type ApiKeyPlan, accounts, apiKeys, operatorEmail } from '../schema.js'
+import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, operatorEmail } from '../schema.js'
 
 /** One api_keys row. */
 export type ApiKeyRow = typeof apiKeys.$inferSelect
@@ -81,4 +82,34 @@ export async function touchApiKeys(db: DbOrTx, { keyHashes, at }: { keyHashes: r
     .update(apiKeys)
     .set({ lastUsedAt: sql`greatest(${apiKeys.lastUsedAt}, ${at.toISOString()}::timestamptz)` })
     .where(inArray(apiKeys.keyHash, [...keyHashes]))
+}
+
+/** Characters of a key shown in listings and logs. */
+export const keyPrefixLength = 8
+
+/**
+ * A new API key: 32 lowercase hex characters (128 random bits), the shape of an Infura project
+ * id, so it drops into `/v3/<key>` URLs and clients that expect one.
+ */
+export function generateApiKey(): string {
+  return randomBytes(16).toString('hex')
+}
+
+/** sha256 of an API key, as stored in api_keys.key_hash (the key itself is never stored). */
+export function hashApiKey(key: string): Hex {
+  return `0x${createHash('sha256').update(key).digest('hex')}`
+}
+
+/** Whether `plan` is one of the plans (core, developer, team, growth, custom). */
+export function isApiKeyPlan(plan: string): plan is ApiKeyPlan {
+  return (apiKeyPlans as readonly string[]).includes(plan)
+}
+
+export type CreateApiKeyParameters = Omit<InsertApiKeyParameters, 'keyHash' | 'prefix'>
+
+/** Creates and stores a key (only its sha256 is stored); returns the key, to be shown once. Limits: overrides of the plan's. */
+export async function createApiKey(db: DbOrTx, parameters: CreateApiKeyParameters): Promise<{ key: string; row: ApiKeyRow }> {
+  const key = generateApiKey()
+  const row = await insertApiKey(db, { ...parameters, keyHash: hashApiKey(key), prefix: key.slice(0, keyPrefixLength) })
+  return { key, row }
 }
