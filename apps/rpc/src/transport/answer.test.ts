@@ -14,6 +14,20 @@ const call = (id: number) =>
   `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["0x84e538e6da2340e3d4d90535f334c22974fecd037798d1cf8965c02e8ab3394b","0x0"]}`
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)))
 
+/**
+ * Runs `requests` from the start of a fresh second, again (up to 3 times) if they did not all
+ * fit in it: a per-second budget is what these tests check, and a loaded machine can push the
+ * last request into the next second, where the budget is new.
+ */
+async function inOneSecond<T>(requests: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await nextSecond()
+    const second = Math.floor(Date.now() / 1000)
+    const result = await requests()
+    if (Math.floor(Date.now() / 1000) === second || attempt === 3) return result
+  }
+}
+
 describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and WebSocket', () => {
   let env: TestEnv
   let rpc: RpcServer
@@ -40,12 +54,15 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and We
   test('default: over the per-second limit: 429, the contract’s -32005 body with data, Retry-After; a batch counts each entry', async () => {
     const { key } = await createApiKey(env.db, { plan: 'core', rpsLimit: 4 })
     await rpc.auth.refresh()
-    await nextSecond()
-    const batch = await rawRequest(`${base}/v3/${key}`, { body: `[${call(1)},${call(2)},${call(3)}]` })
+    const [batch, fourth, refused, refusedBatch] = await inOneSecond(async () => [
+      await rawRequest(`${base}/v3/${key}`, { body: `[${call(1)},${call(2)},${call(3)}]` }),
+      await rawRequest(`${base}/v3/${key}`, { body: call(4) }),
+      await rawRequest(`${base}/v3/${key}`, { body: call(5) }),
+      await rawRequest(`${base}/v3/${key}`, { body: `[${call(6)}]` }),
+    ])
     expect(batch.status).toBe(200)
     expect(JSON.parse(batch.body)).toHaveLength(3)
-    expect((await rawRequest(`${base}/v3/${key}`, { body: call(4) })).status).toBe(200)
-    const refused = await rawRequest(`${base}/v3/${key}`, { body: call(5) })
+    expect(fourth.status).toBe(200)
     expect(refused.status).toBe(429)
     expect(refused.headers['retry-after']).toBe('1')
     expect(JSON.parse(refused.body)).toEqual({
@@ -53,7 +70,6 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and We
       id: 5,
       error: { code: -32005, message: 'project ID request rate exceeded', data: { current_rps: expect.any(Number), allowed_rps: 4, backoff_seconds: 1 } },
     })
-    const refusedBatch = await rawRequest(`${base}/v3/${key}`, { body: `[${call(6)}]` })
     expect([refusedBatch.status, JSON.parse(refusedBatch.body).id]).toEqual([429, null])
     await nextSecond()
     expect((await rawRequest(`${base}/v3/${key}`, { body: call(7) })).status).toBe(200)
@@ -63,8 +79,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and We
     const { key } = await createApiKey(env.db, { plan: 'core', rpsLimit: 2 })
     await rpc.auth.refresh()
     const ws = await openWs(`${base.replace('http', 'ws')}/ws/v3/${key}`)
-    await nextSecond()
-    const answers = [await ws.send(call(1)), await ws.send(call(2)), await ws.send(call(3))]
+    const answers = await inOneSecond(async () => [await ws.send(call(1)), await ws.send(call(2)), await ws.send(call(3))])
     expect(answers.map((a) => JSON.parse(a).error?.code ?? 'ok')).toEqual(['ok', 'ok', -32005])
     await nextSecond()
     expect(JSON.parse(await ws.send(call(4))).result).not.toBeNull()
