@@ -74,8 +74,9 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
   --partner-timeout-ms <n>         whole partner request; default ${defaultPartnerTimeoutMs}
   --partner-failures <n>           consecutive partner failures that open its circuit; default ${defaultPartnerFailureThreshold}
   --partner-cooldown-ms <n>        open circuit → one probe after this long; default ${defaultPartnerCooldownMs}
-  --usage-flush-ms <n>             how often usage per key and day is written to usage_daily; a
-                                   SIGKILL loses at most two of these periods; default ${defaultUsageFlushMs}
+  --usage-flush-ms <n>             how often usage is written (usage_daily and usage_hourly, one
+                                   transaction); a SIGKILL loses at most two of these periods;
+                                   default ${defaultUsageFlushMs}
 Read replicas (DATABASE_READ_URL, comma-separated; usage and keys stay on DATABASE_URL):
   --replica-max-lag-ms <n>         a replica further behind the primary than this (or not answering)
                                    is skipped until it catches up; none left → the primary; default 1000

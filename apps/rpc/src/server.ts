@@ -54,7 +54,7 @@ export type RpcServerOptions = {
   dbDeadlineMs?: number | undefined
   /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
   partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
-  /** How often usage is written to usage_daily. Default 500 ms (usage.ts: what a crash may lose). */
+  /** How often usage is written to usage_daily and usage_hourly. Default 500 ms (usage.ts: what a crash may lose). */
   usageFlushMs?: number | undefined
 }
 
