@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'
 import { compareWithNode } from './_test/compareWithNode.js'
-import { freePort } from './_test/freePort.js'
+import { freePort } from '@uncle-rpc/testing'
 
 // Acceptance of network isolation: one indexer process, two networks (mainnet 0–8191 from the
 // era1 file, and a synthetic chain); the synthetic node is killed for 20 s in the middle.

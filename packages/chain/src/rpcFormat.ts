@@ -49,10 +49,8 @@ export function toRpcUncle(uncle: HashedHeader, options: ToRpcUncleOptions, size
   return sortKeys(fields)
 }
 
-// Note: the uncle keys in byte order, with how each value is written; built once.
-const uncleKeysInOrder = [...headerFields.map(([name, kind]) => [name, kind === 'quantity'] as const), ['hash', false] as const, ['size', true] as const, ['totalDifficulty', false] as const, ['uncles', false] as const].sort(
-  ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0),
-)
+// Note: the keys whose values are quantities (written as minimal hex).
+const quantityKeys = new Set<string>([...headerFields.filter(([, kind]) => kind === 'quantity').map(([name]) => name), 'size'])
 
 /**
  * `JSON.stringify(toRpcUncle(uncle, options, size))`, written straight to text: no intermediate
@@ -61,8 +59,9 @@ const uncleKeysInOrder = [...headerFields.map(([name, kind]) => [name, kind === 
  */
 export function rpcUncleJson(uncle: HashedHeader, options: ToRpcUncleOptions, size = uncleSize(uncle)): string {
   let out = '{'
-  for (const [key, quantity] of uncleKeysInOrder) {
+  for (const key of wireKeysInOrder) {
     let value: string
+    if (key === 'transactions') continue
     if (key === 'size') value = `"${toQuantity(size)}"`
     else if (key === 'uncles') value = '[]'
     else if (key === 'totalDifficulty') {
@@ -71,7 +70,7 @@ export function rpcUncleJson(uncle: HashedHeader, options: ToRpcUncleOptions, si
     } else {
       const field = uncle[key as keyof HashedHeader]
       if (field === undefined) continue
-      value = quantity ? `"${toQuantity(field as bigint)}"` : `"${field as string}"`
+      value = quantityKeys.has(key) ? `"${toQuantity(field as bigint)}"` : `"${field as string}"`
     }
     out += `${out.length === 1 ? '' : ','}"${key}":${value}`
   }

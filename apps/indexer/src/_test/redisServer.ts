@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { freePort } from './freePort.js'
+import { freePort } from '@uncle-rpc/testing'
 
 // Test-only: a private redis-server (no persistence) a test may stop and start again on the same
 // port, so an outage never touches the shared Redis.
