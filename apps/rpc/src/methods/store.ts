@@ -30,11 +30,8 @@ export function createFindUncle(source: ReadSource): FindUncle {
       const rows = await source.read((db) => getUncles(db, { network, keys: batch }))
       for (const [i, waiting] of batch.entries()) {
         const row = rows[i] ?? null
-        if (row === null) waiting.resolve(null)
-        else {
-          const { blockNumber, ...uncle } = row
-          waiting.resolve({ uncle, blockNumber })
-        }
+        // Note: the row is the uncle itself (its extra blockNumber is not a header field, so no copy without it).
+        waiting.resolve(row === null ? null : { uncle: row, blockNumber: row.blockNumber })
       }
     } catch (error) {
       for (const waiting of batch) waiting.reject(error)
