@@ -1,6 +1,6 @@
 import { type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, eq, getTableColumns, sql } from 'drizzle-orm'
-import { hexToBytea } from '../columns.js'
+import { toArrayLiteral } from '../columns.js'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../client.js'
 import { uncles } from '../schema.js'
@@ -94,8 +94,9 @@ export async function getUncles(db: DbOrTx, { network, keys }: GetUnclesParamete
     query = prepareGetUncles(db)
     preparedMany.set(db, query)
   }
-  // Note: node-postgres writes a Buffer[] as a bytea[] literal and a number[] as a smallint[] one.
-  const rows = await query.all({ network, hashes: asked.map((key) => hexToBytea(key.blockHash)), indexes: asked.map((key) => key.index) })
+  // Note: the array literals are built from the hex itself (node-postgres would take Buffers and hex them again).
+  const hashes = toArrayLiteral('bytea', asked.map((key) => key.blockHash))
+  const rows = await query.all({ network, hashes, indexes: toArrayLiteral('smallint', asked.map((key) => key.index)) })
   const found = new Map<string, NonNullable<GetUncleReturnType>>()
   for (const row of rows) found.set(row.blockHash + '/' + row.index, toUncle(row))
   return wanted.map((key) => (key === null ? null : (found.get(key.blockHash.toLowerCase() + '/' + key.index) ?? null)))
