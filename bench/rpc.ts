@@ -251,6 +251,9 @@ async function main(): Promise<void> {
     const bare = reference('ceiling', answerFile)
     const bareRow = record(await httpRow('bare node:http sending our exact answer bytes', `http://127.0.0.1:${await bare.port}/`, oneFile, load, { serverPid: bare.child.pid }))
     await stop(bare.child)
+    const floor = reference('parse-floor', answerFile)
+    const floorRow = record(await httpRow('bare node:http + JSON.parse of each body (no other work), same bytes', `http://127.0.0.1:${await floor.port}/`, oneFile, load, { serverPid: floor.child.pid }))
+    await stop(floor.child)
 
     const cached = ours()
     const cachedUrl = await oursUrl(cached)
@@ -309,6 +312,7 @@ async function main(): Promise<void> {
       ...oursRows.map((r) => `${r.p99 <= p99Bound ? 'PASS' : 'FAIL'}  p99 ${r.p99.toFixed(2)} ms ≤ ${p99Bound.toFixed(2)} ms (max(5, 1.5 × bare p99)): ${r.name}`),
       check('WebSocket msg/s / HTTP req/s (random known uncles, cache on)', wsRowOurs, randomRow, 1),
       `      WebSocket load generator: bare ws ${Math.round(wsBareRow.rate)} msg/s = ${ratio(wsBareRow, wsRowOurs).toFixed(2)}× ours (above 1: it was not the ceiling of ours)`,
+      `      parse floor: bare node:http that only JSON.parses each body = ${ratio(floorRow, bareRow).toFixed(2)}× bare (no server that reads its requests gets above this)`,
       ...(anvilRow ? [`      ours null / anvil null: ${ratio(nullRow, anvilRow).toFixed(2)}×`] : ['      anvil: not run']),
       '',
     ]

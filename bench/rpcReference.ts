@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws'
 
 // The two reference servers of bench/rpc.ts, each run as its own process:
 //   ceiling <port> <body file>    bare node:http answering every request with the file's bytes
+//   parse-floor <port> <body file> the same, after JSON.parse of each request body
 //   ws-ceiling <port> <body file> bare ws server answering every message with the file's bytes
 //   naive <port> <database-url>   one Express 5 route, express.json(), one pg query per request
 // Note: the naive build is deliberately what a first version would look like (unnamed statement,
@@ -25,6 +26,19 @@ if (mode === 'ceiling') {
   const server = createServer((req, res) => {
     req.on('data', () => undefined)
     req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
+      res.end(body)
+    })
+  })
+  server.listen(port, '127.0.0.1', () => ready(server))
+} else if (mode === 'parse-floor') {
+  // The least a JSON-RPC server does before answering: read the body as text and JSON.parse it.
+  const body = readFileSync(arg!)
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'))
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
       res.end(body)
     })
@@ -85,6 +99,6 @@ if (mode === 'ceiling') {
   })
   const server = app.listen(port, '127.0.0.1', () => ready(server))
 } else {
-  process.stderr.write('usage: rpcReference.ts ceiling|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
+  process.stderr.write('usage: rpcReference.ts ceiling|parse-floor|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
   process.exitCode = 2
 }
