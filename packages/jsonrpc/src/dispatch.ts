@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { InternalError, InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { errorResponse, resultResponse } from './response.js'
+import { bodyText, errorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
 import type {
   Answered,
   Tally,
@@ -48,11 +48,11 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
   }
 
-  /** The response to a method's value (result, or error when it cannot be serialized). */
-  function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally): string | undefined {
+  /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson of bytes answers as bytes. */
+  function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally, bytes: boolean): string | Uint8Array | undefined {
     if (rawId === undefined) return undefined
     try {
-      const body = resultResponse(rawId, result)
+      const body = bytes && isRawJson(result) && typeof result.json !== 'string' ? resultResponseBytes(rawId, result.json) : resultResponse(rawId, result)
       if (result === null || result === undefined) tally.nulls++
       else tally.found++
       return body
@@ -70,8 +70,9 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
   /**
    * One entry's answer; `tally` counts the answers written, by kind. Note: synchronous when the
    * method returns a value (a cached answer), so such a call costs no promise or microtask.
+   * `bytes`: see HandleOptions (only a single call's answer is ever bytes).
    */
-  function run(entry: ParsedEntry, context: C, tally: Tally): string | undefined | Promise<string | undefined> {
+  function run(entry: ParsedEntry, context: C, tally: Tally, bytes: boolean): string | Uint8Array | undefined | Promise<string | Uint8Array | undefined> {
     const request = readRequest(entry, geth)
     if (request.kind === 'ignore') return undefined
     if (request.kind === 'invalid') {
@@ -94,10 +95,10 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     }
     if (result instanceof Promise)
       return result.then(
-        (value: unknown) => settle(rawId, value, context, tally),
+        (value: unknown) => settle(rawId, value, context, tally, bytes),
         (error: unknown) => fail(rawId, error, context, tally),
       )
-    return settle(rawId, result, context, tally)
+    return settle(rawId, result, context, tally, bytes)
   }
 
   function batchTooLarge(entries: readonly ParsedEntry[]): string {
@@ -118,21 +119,23 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     if (message.kind === 'parseError') return { body: parseErrorBody, found: 0, nulls: 0, errors: 1 }
     const tally: Tally = { found: 0, nulls: 0, errors: 0 }
     if (message.kind === 'single') {
-      const body = run(message.entry, context, tally)
+      const body = run(message.entry, context, tally, options?.bytes === true)
       if (body instanceof Promise) return body.then((text) => ({ body: text, ...tally }))
       return { body, ...tally }
     }
     const { entries } = message
     if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
     if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
-    return Promise.all(entries.map((entry) => run(entry, context, tally))).then((responses) => {
-      const body = responses.filter((response) => response !== undefined)
+    return Promise.all(entries.map((entry) => run(entry, context, tally, false))).then((responses) => {
+      const body = responses.filter((response) => response !== undefined) as string[]
       return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
     })
   }
 
-  const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) =>
-    (await answerMessage(message, context, options)).body
+  const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) => {
+    const { body } = await answerMessage(message, context, options)
+    return body === undefined ? undefined : bodyText(body)
+  }
 
   return {
     handle: (text, context, options) => handleMessage(parseMessage(text), context, options),

@@ -7,8 +7,8 @@ import type { RawJson } from './types.js'
 
 const rawJsonMarker = Symbol('uncle-rpc.rawJson')
 
-/** Wraps pre-serialized JSON so a method can return it (e.g. a cached answer); written verbatim. */
-export function rawJson(json: string): RawJson {
+/** Wraps pre-serialized JSON (text or its UTF-8 bytes) so a method can return it (e.g. a cached answer); written verbatim. */
+export function rawJson(json: string | Uint8Array): RawJson {
   return { [rawJsonMarker]: true, json } as unknown as RawJson
 }
 
@@ -17,10 +17,35 @@ export function isRawJson(value: unknown): value is RawJson {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[rawJsonMarker] === true
 }
 
+const utf8 = new TextDecoder()
+
+/** A response body as text (bytes are UTF-8). */
+export function bodyText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : utf8.decode(body)
+}
+
 /** `{"jsonrpc":"2.0","id":<rawId>,"result":<result>}`; undefined results are written as null. Throws if unserializable. */
 export function resultResponse(rawId: string, result: unknown): string {
-  const json = isRawJson(result) ? result.json : (goJsonStringify(result) ?? 'null')
+  const json = isRawJson(result) ? bodyText(result.json) : (goJsonStringify(result) ?? 'null')
   return '{"jsonrpc":"2.0","id":' + rawId + ',"result":' + json + '}'
+}
+
+const resultHead = Buffer.from('{"jsonrpc":"2.0","id":')
+const resultMiddle = Buffer.from(',"result":')
+
+/**
+ * resultResponse's bytes for a result already in bytes, composed by copying them. Note: the
+ * bytes of a cached answer are written as they are, where the text form is flattened and UTF-8
+ * encoded again on every answer.
+ */
+export function resultResponseBytes(rawId: string, json: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(resultHead.length + Buffer.byteLength(rawId) + resultMiddle.length + json.length + 1)
+  let at = resultHead.copy(out, 0)
+  at += out.write(rawId, at)
+  at += resultMiddle.copy(out, at)
+  out.set(json, at)
+  out[at + json.length] = 125 // '}'
+  return out
 }
 
 /** `{"jsonrpc":"2.0","id":<rawId>,"error":{"code":…,"message":…[,"data":…]}}`. Throws if `data` is unserializable. */

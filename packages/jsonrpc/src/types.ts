@@ -5,8 +5,8 @@ export type JsonRpcMethod<C> = (params: unknown, context: C) => unknown
 export type JsonRpcMethods<C> = Readonly<Record<string, JsonRpcMethod<C>>>
 
 declare const rawJsonBrand: unique symbol
-/** Pre-serialized JSON a method returns instead of a value; written into the response verbatim. */
-export type RawJson = { readonly [rawJsonBrand]: true; readonly json: string }
+/** Pre-serialized JSON a method returns instead of a value (text, or its UTF-8 bytes); written into the response verbatim. */
+export type RawJson = { readonly [rawJsonBrand]: true; readonly json: string | Uint8Array }
 
 export type CreateJsonRpcHandlerParameters<C> = {
   methods: JsonRpcMethods<C>
@@ -31,6 +31,11 @@ export type CreateJsonRpcHandlerParameters<C> = {
 export type HandleOptions = {
   /** Overrides the handler's maxBatchSize for this call (e.g. the caller's plan limit). */
   maxBatchSize?: number | undefined
+  /**
+   * answerMessage only: a single call answered with a RawJson of bytes is returned as the
+   * response's bytes (composed by copying, for a transport that writes bytes); text otherwise.
+   */
+  bytes?: boolean | undefined
 }
 
 /** One request of a message: its parsed value plus raw tokens the scanner cut from the text. */
@@ -51,8 +56,8 @@ export type ParsedMessage =
 /** The answers written in a response, by kind: results that are not null, null results, errors. */
 export type Tally = { found: number; nulls: number; errors: number }
 
-/** A message's answer: the response text (undefined = send no body) and its answers by kind. */
-export type Answered = { body: string | undefined } & Tally
+/** A message's answer: the response text or, with the `bytes` option, possibly its bytes (undefined = send no body); its answers by kind. */
+export type Answered = { body: string | Uint8Array | undefined } & Tally
 
 /** The transport-free handler: request text in, response text out (undefined = send no body). */
 export type JsonRpcHandler<C> = {

@@ -62,7 +62,7 @@ test('behavior: a forwarded error answer counts once whatever its spacing; local
   )
   expect(batch.forwarded).toBe(2)
   expect([batch.local, batch.partnerErrors]).toEqual([{ found: 1, nulls: 0, errors: 1 }, 1])
-  expect(JSON.parse(batch.body!)).toEqual([
+  expect(JSON.parse(batch.body as string)).toEqual([
     { jsonrpc: '2.0', id: 'a', error: { code: -32000, message: 'header not found' } },
     { jsonrpc: '2.0', id: 'b', result: '0x1' },
     { jsonrpc: '2.0', id: 'c', result: '0x2' },

@@ -1,4 +1,4 @@
-import { errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage, type Tally } from '@uncle-rpc/jsonrpc'
+import { bodyText, errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage, type Tally } from '@uncle-rpc/jsonrpc'
 import type { FailoverPolicy, ForwardCall } from './policy.js'
 import type { MethodContext } from '../methods/context.js'
 import type { ServedNetwork } from '../transport/network.js'
@@ -8,7 +8,7 @@ import { type Partner, PartnerUnavailableError } from './partner.js'
  * A message answered with forwarding on: the body (undefined: none), the answers made here by
  * kind (`local`), how many calls the partner answered and how many of those are errors.
  */
-export type ForwardedAnswer = { body: string | undefined; local: Tally; forwarded: number; partnerErrors: number }
+export type ForwardedAnswer = { body: string | Uint8Array | undefined; local: Tally; forwarded: number; partnerErrors: number }
 
 // The local tallies of a forwarded call (none: the partner answered it) and of a failed forward.
 const none: Readonly<Tally> = Object.freeze({ found: 0, nulls: 0, errors: 0 })
@@ -98,7 +98,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
         return handler.answerMessage({ kind: 'single', entry }, { network, failover }, options)
       }),
     )
-    const answers = locals.map((local) => local.body)
+    const answers = locals.map((local) => (local.body === undefined ? undefined : bodyText(local.body)))
     const forward = answers.flatMap((answer, i) => (needed[i] !== undefined && answer !== undefined && entries[i]!.rawId !== undefined ? [i] : []))
     const forwardedEntries = new Set(forward)
     const local: Tally = { found: 0, nulls: 0, errors: 0 }

@@ -1,30 +1,32 @@
 import { describe, expect, test } from 'vitest'
 import { answerKey, createAnswerCache } from './cache.js'
 
+const bytes = (text: string) => new TextEncoder().encode(text)
+
 describe('createAnswerCache', () => {
   test('default: stores and returns answers', () => {
     const cache = createAnswerCache({ maxEntries: 2 })
-    cache.set('a', '1')
-    expect(cache.get('a')).toBe('1')
+    cache.set('a', bytes('1'))
+    expect(cache.get('a')).toEqual(bytes('1'))
     expect(cache.get('b')).toBeUndefined()
     expect(cache.size).toBe(1)
   })
 
   test('behavior: evicts the least recently used entry', () => {
     const cache = createAnswerCache({ maxEntries: 2 })
-    cache.set('a', '1')
-    cache.set('b', '2')
-    expect(cache.get('a')).toBe('1')
-    cache.set('c', '3')
+    cache.set('a', bytes('1'))
+    cache.set('b', bytes('2'))
+    expect(cache.get('a')).toEqual(bytes('1'))
+    cache.set('c', bytes('3'))
     expect(cache.get('b')).toBeUndefined()
-    expect(cache.get('a')).toBe('1')
-    expect(cache.get('c')).toBe('3')
+    expect(cache.get('a')).toEqual(bytes('1'))
+    expect(cache.get('c')).toEqual(bytes('3'))
     expect(cache.size).toBe(2)
   })
 
   test('args: maxEntries 0 turns the cache off', () => {
     const cache = createAnswerCache({ maxEntries: 0 })
-    cache.set('a', '1')
+    cache.set('a', bytes('1'))
     expect(cache.get('a')).toBeUndefined()
     expect(cache.size).toBe(0)
   })

@@ -3,10 +3,14 @@ import { LRUCache } from 'lru-cache'
 /** Default size of the answer cache: ~14 MB of ~1.4 KB answers. */
 export const defaultCacheEntries = 10_000
 
-/** A bounded LRU of serialized answers (the JSON text of `result`), keyed by network, block hash and index. */
+/**
+ * A bounded LRU of serialized answers (the UTF-8 bytes of `result`'s JSON), keyed by network, block
+ * hash and index. Note: bytes, not text: they are copied into each response as they are, and they
+ * live outside the JavaScript heap, so a full cache adds nothing to the garbage collector's marking.
+ */
 export type AnswerCache = {
-  get(key: string): string | undefined
-  set(key: string, json: string): void
+  get(key: string): Uint8Array | undefined
+  set(key: string, json: Uint8Array): void
   readonly size: number
   clear(): void
 }
@@ -27,7 +31,7 @@ export function answerKey(network: string, blockHash: string, index: bigint): st
  */
 export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): AnswerCache {
   if (maxEntries <= 0) return { get: () => undefined, set: () => {}, size: 0, clear: () => {} }
-  const entries = new LRUCache<string, string>({ max: maxEntries })
+  const entries = new LRUCache<string, Uint8Array>({ max: maxEntries })
   return {
     get: (key) => entries.get(key),
     set: (key, json) => void entries.set(key, json),

@@ -1,6 +1,6 @@
 import { createDb, type Db } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
+import { bodyText, InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
@@ -45,10 +45,10 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
     const { call } = setup(0, 8187n)
     const result = await call([early.blockHash, early.index])
     expect(isRawJson(result)).toBe(true)
-    expect((result as RawJson).json).toBe(expectedResultJson(early.result))
+    expect(bodyText((result as RawJson).json)).toBe(expectedResultJson(early.result))
     // Upper-case hash digits and 0X are accepted, as geth does.
     const upper = `0X${early.blockHash.slice(2).toUpperCase()}`
-    expect(((await call([upper, early.index])) as RawJson).json).toBe(expectedResultJson(early.result))
+    expect(bodyText(((await call([upper, early.index])) as RawJson).json)).toBe(expectedResultJson(early.result))
   })
 
   test('behavior: null for an unknown block or an index past the end; null is never cached', async () => {
@@ -73,7 +73,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
     const second = await call([early.blockHash, early.index])
     expect(cache.size).toBe(1)
     expect(lookups).toHaveLength(3)
-    expect((second as RawJson).json).toBe(expectedResultJson(early.result))
+    expect(bodyText((second as RawJson).json)).toBe(expectedResultJson(early.result))
     // Exactly `confirmations` deep is deep enough.
     const edge = setup(5, BigInt(late.blockNumber) + 5n)
     await edge.call([late.blockHash, late.index])
@@ -94,7 +94,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
       ...Array.from({ length: 20 }, () => call([unknown, '0x0'])),
     ])
     expect(lookups).toHaveLength(2)
-    expect(new Set(answers.slice(0, 20).map((a) => (a as RawJson).json))).toEqual(new Set([expectedResultJson(early.result)]))
+    expect(new Set(answers.slice(0, 20).map((a) => bodyText((a as RawJson).json)))).toEqual(new Set([expectedResultJson(early.result)]))
     expect(answers.slice(20).every((a) => a === null)).toBe(true)
     // Settled lookups are forgotten: the next request queries again (nothing is cached with no head).
     await call([unknown, '0x0'])

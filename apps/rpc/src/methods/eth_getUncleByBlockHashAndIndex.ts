@@ -22,6 +22,8 @@ export type UncleMethodDeps = {
 
 export const defaultDeadlineMs = 250
 
+const utf8 = new TextEncoder()
+
 /** The uncle as JSON text: keys alphabetical, `totalDifficulty: null` (the contract, Infura's sample). */
 export function serializeUncle(uncle: HashedHeader & { size: number }): string {
   return rpcUncleJson(uncle, { totalDifficulty: 'null' }, uncle.size)
@@ -41,12 +43,13 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when settled.
-  const inFlight = new Map<string, Promise<string | null>>()
+  const inFlight = new Map<string, Promise<Uint8Array | null>>()
 
-  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number): Promise<string | null> {
+  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number): Promise<Uint8Array | null> {
     const found = await findUncle({ network: network.name, blockHash, index })
     if (found === null) return null
-    const json = serializeUncle(found.uncle)
+    // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
+    const json = utf8.encode(serializeUncle(found.uncle))
     const head = latest(network.name)
     if (head !== null && found.blockNumber + BigInt(network.confirmations) <= head) cache.set(key, json)
     return json
@@ -91,7 +94,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       const settled = () => inFlight.delete(key)
       pending.then(settled, settled)
     }
-    let json: string | null
+    let json: Uint8Array | null
     try {
       json = await withDeadline(pending)
       gate.succeeded()

@@ -10,10 +10,10 @@ import type { Partner } from '../failover/partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
 import type { UsageRecorder } from '../access/usage.js'
 
-/** What to send back for one message: HTTP status, body ('' = none) and the extra headers. */
+/** What to send back for one message: HTTP status, body (text or its bytes; '' = none) and the extra headers. */
 export type Outcome = {
   status: number
-  body: string
+  body: string | Uint8Array
   /** Seconds for Retry-After (429 only). */
   retryAfter?: number | undefined
   /** The partner answered at least one call (X-Failover: partner). */
@@ -91,11 +91,10 @@ export function createAnswer(deps: AnswerDeps): Answer {
 
   /** The message past the rate limits: forwarding when the key and network allow it, else the handler. */
   function admitted(message: ParsedMessage, cost: number, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
-    const options = { maxBatchSize }
     if (key.failoverAllowed && (key.failover || enableFailover)) {
       const partner = partnerFor(network)
       if (partner !== undefined)
-        return answerWithFailover(message, network, partner, options).then(({ body, local, forwarded, partnerErrors }) => {
+        return answerWithFailover(message, network, partner, { maxBatchSize }).then(({ body, local, forwarded, partnerErrors }) => {
           count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
           metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
           return { status: 200, body: body ?? '', failover: forwarded > 0 }
@@ -103,7 +102,8 @@ export function createAnswer(deps: AnswerDeps): Answer {
     }
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
-    const answered = handler.answerMessage(message, context, options)
+    // Note: bytes: a cached answer's bytes are copied into the response, not re-encoded from text.
+    const answered = handler.answerMessage(message, context, { maxBatchSize, bytes: true })
     if (answered instanceof Promise) return answered.then((value) => finish(value, key, network, cost, started))
     return finish(answered, key, network, cost, started)
   }

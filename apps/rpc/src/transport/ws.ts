@@ -10,6 +10,8 @@ import type { Auth } from '../access/auth.js'
 import { type AccessRequest, accessAllowed, rejectedBody } from '../access/keyAccess.js'
 import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
+
+const textFrame = { binary: false } as const
 import { wsNotFoundText, wsPath } from './routes.js'
 
 export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; limits: RpcLimits; logger: Logger }
@@ -116,7 +118,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         .then(
           (outcome) => {
             // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            if (outcome !== undefined && outcome.body !== '' && ws.readyState === ws.OPEN) ws.send(outcome.body)
+            // Note: a text frame whether the body is text or bytes (ws would send bytes as binary).
+            if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) ws.send(outcome.body, textFrame)
             flow.answered()
           },
           (error: unknown) => {
