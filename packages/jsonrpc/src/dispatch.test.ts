@@ -14,6 +14,7 @@ const methods: JsonRpcMethods<Context> = {
   echo: (params) => params,
   nothing: () => undefined,
   cached: () => rawJson('{"b":1,"a":[]}'),
+  cachedBytes: () => rawJson(new TextEncoder().encode('{"b":"é","a":[]}')),
   later: async (params) => {
     await new Promise((resolve) => setTimeout(resolve, 5))
     return params
@@ -66,6 +67,23 @@ describe('envelope', () => {
   test('behavior: rawJson results are written verbatim; undefined is null', async () => {
     expect(await handle(call('cached'))).toBe('{"jsonrpc":"2.0","id":1,"result":{"b":1,"a":[]}}')
     expect(await handle(call('nothing'))).toBe('{"jsonrpc":"2.0","id":1,"result":null}')
+  })
+
+  test('behavior: a rawJson of bytes answers a single call as bytes only with the bytes option', async () => {
+    const answer = (text: string, bytes?: boolean) => handler.answerMessage(parseMessage(text), newContext(), { bytes }) as { body: unknown }
+    const expected = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":{"b":"é","a":[]}}`
+    // A multi-byte id and result: composed by bytes, the same UTF-8 as the text form.
+    for (const id of ['1', '"ü€"', '-0.5e3']) {
+      const body = answer(call('cachedBytes', id), true).body
+      expect(Buffer.isBuffer(body)).toBe(true)
+      expect((body as Buffer).toString('utf8')).toBe(expected(id))
+      expect(answer(call('cachedBytes', id)).body).toBe(expected(id))
+    }
+    // Batches and text rawJson stay text.
+    const batch = await handler.answerMessage(parseMessage(`[${call('cachedBytes')},${call('cached', '2')}]`), newContext(), { bytes: true })
+    expect(batch.body).toBe(`[${expected('1')},{"jsonrpc":"2.0","id":2,"result":{"b":1,"a":[]}}]`)
+    expect(answer(call('cached'), true).body).toBe('{"jsonrpc":"2.0","id":1,"result":{"b":1,"a":[]}}')
+    expect(await handle(call('cachedBytes'))).toBe(expected('1'))
   })
 
   test('error: parse error', async () => {

@@ -94,7 +94,8 @@ export function openWs(url: string, options: { headers?: Record<string, string> 
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers: options.headers ?? {} })
     const queue: ((text: string) => void)[] = []
-    socket.on('message', (data) => queue.shift()?.(data.toString()))
+    // Note: answers are text frames; a binary one is marked so that no comparison of its text passes.
+    socket.on('message', (data, isBinary) => queue.shift()?.(`${isBinary ? '(binary frame) ' : ''}${data.toString()}`))
     socket.once('unexpected-response', (_req, res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
