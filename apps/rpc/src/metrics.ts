@@ -32,11 +32,15 @@ export type RpcMetrics = {
   rateLimited(network: string, transport: Transport, plan: string, calls: number, seconds: number): void
   /** The cache wrapped so every lookup counts as a hit or a miss. */
   countLookups(cache: AnswerCache): AnswerCache
+  /** One batched uncle statement (store.ts): `seconds` from sending it to its rows, `lookups` it carried; `failed` when it failed. */
+  uncleRead(seconds: number, lookups: number, failed: boolean): void
   /** Binds the gauges to the live state they report. */
   watch(sources: RpcMetricSources): void
 }
 
 export const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+/** Lookups per batched statement: powers of two up to the statement's limit (store.ts maxLookupsPerStatement). */
+export const lookupBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 
 /** Creates the RPC families on a fresh registry (with the default process metrics). */
 export function createRpcMetrics(): RpcMetrics {
@@ -73,6 +77,21 @@ export function createRpcMetrics(): RpcMetrics {
     labelNames: ['network'] as const,
     registers,
   })
+  const readDuration = new Histogram({
+    name: 'uncle_rpc_db_read_duration_seconds',
+    help: 'Time of one batched uncle lookup statement (the cache misses of one event-loop turn), from sending it to its rows, by result (ok, failed)',
+    labelNames: ['result'] as const,
+    buckets: durationBuckets,
+    registers,
+  })
+  const readLookups = new Histogram({
+    name: 'uncle_rpc_db_read_lookups',
+    help: 'Uncle lookups carried by one batched statement',
+    buckets: lookupBuckets,
+    registers,
+  })
+  const readOk = readDuration.labels('ok')
+  const readFailed = readDuration.labels('failed')
   let sources: RpcMetricSources = { partners: new Map(), wsConnections: () => 0, cacheEntries: () => 0 }
   new Gauge({
     name: 'uncle_rpc_partner_circuit_open',
@@ -123,6 +142,10 @@ export function createRpcMetrics(): RpcMetrics {
       add(network, transport, 'rate_limited', calls)
       rateLimited.inc({ plan }, calls)
       duration.observe({ network, transport }, seconds)
+    },
+    uncleRead(seconds, lookups, failed) {
+      ;(failed ? readFailed : readOk).observe(seconds)
+      readLookups.observe(lookups)
     },
     countLookups: (cache) => ({
       get(key) {

@@ -101,7 +101,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     localFailures = 0
   }
   const methods = createMethods({
-    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db)),
+    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), { onStatement: deps.metrics?.uncleRead }),
     blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
     cache: deps.metrics?.countLookups(cache) ?? cache,
     latest: heads.latest,

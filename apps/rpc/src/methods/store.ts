@@ -13,6 +13,11 @@ export function primaryReads(db: Db): ReadSource {
 /** Most pairs in one statement: a larger burst is split, so that it uses several pool connections. */
 export const maxLookupsPerStatement = 256
 
+export type FindUncleOptions = {
+  /** Told about every statement: its time from sending to rows (s), its lookups, whether it failed (metrics). */
+  onStatement?: ((seconds: number, lookups: number, failed: boolean) => void) | undefined
+}
+
 type Waiting = { blockHash: Hex; index: number; resolve: (found: FoundUncle | null) => void; reject: (error: unknown) => void }
 
 /**
@@ -21,19 +26,22 @@ type Waiting = { blockHash: Hex; index: number; resolve: (found: FoundUncle | nu
  * network (`unnest` of the (block hash, index) pairs, a nested loop of primary-key reads), sent
  * from setImmediate once the turn's I/O callbacks have run. A failed statement fails each lookup of it.
  */
-export function createFindUncle(source: ReadSource): FindUncle {
+export function createFindUncle(source: ReadSource, { onStatement }: FindUncleOptions = {}): FindUncle {
   // Lookups waiting for the next flush, by network. Invariant: non-empty iff a flush is scheduled.
   let pending = new Map<string, Waiting[]>()
 
   async function send(network: string, batch: readonly Waiting[]): Promise<void> {
+    const started = onStatement === undefined ? 0 : performance.now()
     try {
       const rows = await source.read((db) => getUncles(db, { network, keys: batch }))
+      onStatement?.((performance.now() - started) / 1000, batch.length, false)
       for (const [i, waiting] of batch.entries()) {
         const row = rows[i] ?? null
         // Note: the row is the uncle itself (its extra blockNumber is not a header field, so no copy without it).
         waiting.resolve(row === null ? null : { uncle: row, blockNumber: row.blockNumber })
       }
     } catch (error) {
+      onStatement?.((performance.now() - started) / 1000, batch.length, true)
       for (const waiting of batch) waiting.reject(error)
     }
   }
