@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util'
 import { createApiKey, createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import pg from 'pg'
 import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
-import { benchRoot, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
+import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
+import { benchRoot, bucketQuantile, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
 
 // npm run bench:rpc -- [--duration 5] [--warmup 2] [--connections 64] [--threads 2] [--workers 2]
 //   [--skip-anvil] [--metrics-only] [--restricted-only] [--server-core 1] [--load-core 0] [--ws-connections 8] [--ws-depth 8]
@@ -69,6 +70,19 @@ function startProcess(core: string | undefined, command: string, args: string[],
     child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${out}`)))
   })
   return { child, port }
+}
+
+/** The /metrics URL a server started with --metrics-port prints on stdout (`rpc metrics on <url>`). */
+function metricsUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolveUrl, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /rpc metrics on (\S+)/.exec(out)
+      if (match) resolveUrl(match[1]!)
+    })
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before printing its metrics URL`)))
+  })
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -255,21 +269,41 @@ async function main(): Promise<void> {
     const floorRow = record(await httpRow('bare node:http + JSON.parse of each body (no other work), same bytes', `http://127.0.0.1:${await floor.port}/`, oneFile, load, { serverPid: floor.child.pid }))
     await stop(floor.child)
 
-    const cached = ours()
+    // Ours runs with its metrics on here (--metrics-port 0; on / off measured alike, --metrics-only):
+    // each row's note gives the p99 of the server's own time per message (parse to answer) and of
+    // its database statements, from the histograms, beside wrk's p99, which adds the queueing.
+    const oursMeasured = (args: string[] = []) => {
+      const server = ours(['--metrics-port', '0', ...args])
+      const metrics = metricsUrl(server.child)
+      const scrape = async () => parseMetrics(await (await fetch(await metrics)).text())
+      return { ...server, withServerTimes: (transport: 'http' | 'ws', row: () => Promise<Row>) => withServerTimes(scrape, transport, row) }
+    }
+    const withServerTimes = async (scrape: () => Promise<Sample[]>, transport: 'http' | 'ws', row: () => Promise<Row>) => {
+      const before = await scrape()
+      const result = await row()
+      const after = await scrape()
+      const bound = (value: number | undefined) => (value === undefined ? 'none' : value === Number.POSITIVE_INFINITY ? '> 5000 ms' : `≤ ${value} ms`)
+      const server = bucketQuantile(before, after, 'uncle_rpc_request_duration_seconds_bucket', { transport }, 0.99)
+      const db = bucketQuantile(before, after, 'uncle_rpc_db_read_duration_seconds_bucket', { result: 'ok' }, 0.99)
+      result.note = [result.note, `server p99 ${bound(server)}`, ...(db === undefined ? [] : [`db statement p99 ${bound(db)}`])].filter(Boolean).join('; ')
+      return record(result)
+    }
+    const cached = oursMeasured()
     const cachedUrl = await oursUrl(cached)
     const pid = cached.child.pid
     const got = await (await fetch(cachedUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call(0, first.blockHash, first.index) })).text()
     if (got !== oneAnswer) throw new Error(`ours answered other bytes than the bare server sends:\n${got}\n${oneAnswer}`)
-    const oneRow = record(await httpRow('ours: one known uncle, cache on', cachedUrl, oneFile, load, { serverPid: pid }))
-    const nullRow = record(await httpRow('ours: null answer (unknown block, same request)', cachedUrl, nullFile, load, { serverPid: pid }))
-    const randomRow = record(await httpRow('ours: random known uncles, cache on', cachedUrl, randomFile, load, { serverPid: pid }))
+    const oneRow = await cached.withServerTimes('http', () => httpRow('ours: one known uncle, cache on', cachedUrl, oneFile, load, { serverPid: pid }))
+    const nullRow = await cached.withServerTimes('http', () => httpRow('ours: null answer (unknown block, same request)', cachedUrl, nullFile, load, { serverPid: pid }))
+    const randomRow = await cached.withServerTimes('http', () => httpRow('ours: random known uncles, cache on', cachedUrl, randomFile, load, { serverPid: pid }))
     const wsUrl = `ws://127.0.0.1:${await cached.port}/ws/v3/${key}`
-    const wsRowOurs = record(await wsRow(`ours: WebSocket, random known uncles, cache on (${wsConnections} sockets × ${wsDepth} in flight)`, wsUrl, randomFile, load, wsDepth, wsConnections, pid))
-    record(await httpRow('ours: null answers, 5,000 random unknown hashes (each reaches Postgres)', cachedUrl, unknownFile, load, { serverPid: pid }))
+    const wsRowOurs = await cached.withServerTimes('ws', () => wsRow(`ours: WebSocket, random known uncles, cache on (${wsConnections} sockets × ${wsDepth} in flight)`, wsUrl, randomFile, load, wsDepth, wsConnections, pid))
+    await cached.withServerTimes('http', () => httpRow('ours: null answers, 5,000 random unknown hashes (each reaches Postgres)', cachedUrl, unknownFile, load, { serverPid: pid }))
     await stop(cached.child)
 
-    const uncached = ours(['--cache-entries', '0'])
-    const uncachedRow = record(await httpRow('ours: random known uncles, cache off', await oursUrl(uncached), randomFile, load, { serverPid: uncached.child.pid }))
+    const uncached = oursMeasured(['--cache-entries', '0'])
+    const uncachedUrl = await oursUrl(uncached)
+    const uncachedRow = await uncached.withServerTimes('http', () => httpRow('ours: random known uncles, cache off', uncachedUrl, randomFile, load, { serverPid: uncached.child.pid }))
     await stop(uncached.child)
 
     // The load generator is not the ceiling of the WebSocket row when it drives a bare ws server

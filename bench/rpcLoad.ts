@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { type Sample, sumSamples } from '@uncle-rpc/metrics'
 
 // Load generation for bench/rpc.ts: wrk for HTTP, bench/wsLoad.ts for WebSocket, each pinned to
 // the load core (`taskset -c <core>`) while the server under test runs on the other.
@@ -98,6 +99,21 @@ export async function wsRow(name: string, url: string, bodiesFile: string, optio
   if (cpuBefore !== undefined && cpuAfter !== undefined && s.messages > 0)
     row.cpuUsPerRequest = (cpuAfter - cpuBefore) / (row.rate * (options.warmup + options.duration))
   return row
+}
+
+/**
+ * The bound (ms) of the histogram bucket holding the `q` quantile of what was observed between two
+ * scrapes (`name` is the `_bucket` series, `where` its other labels); undefined when nothing was.
+ * Note: a bucket bound, not an interpolation: "p99 ≤ 0.5 ms" reads as at most that.
+ */
+export function bucketQuantile(before: readonly Sample[], after: readonly Sample[], name: string, where: Readonly<Record<string, string>>, q: number): number | undefined {
+  const bounds = [...new Set(after.filter((s) => s.name === name && s.labels.le !== undefined).map((s) => s.labels.le!))]
+  const counts = bounds
+    .map((le) => ({ le: le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), n: sumSamples(after, name, { ...where, le }) - sumSamples(before, name, { ...where, le }) }))
+    .sort((a, b) => a.le - b.le)
+  const total = counts.at(-1)?.n ?? 0
+  if (total === 0) return undefined
+  return counts.find((c) => c.n >= q * total)!.le * 1000
 }
 
 /** The row as one markdown table line. */

@@ -7,3 +7,5 @@ export { aggregateWorkers, createRegistry, exposeToPrimary } from './registry.js
 export type { MetricsServer, ServeMetricsDeps } from './serveMetrics.js'
 export { serveMetrics } from './serveMetrics.js'
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+export type { BoundCounterParameters, BoundHistogramParameters, CounterSeries, HistogramSeries } from './boundMetrics.js'
+export { BoundCounter, BoundHistogram } from './boundMetrics.js'
