@@ -12,7 +12,7 @@ import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rp
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
 import { benchRoot, bucketQuantile, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
 
-// npm run bench:rpc -- [--duration 5] [--warmup 2] [--connections 64] [--threads 2] [--workers 2]
+// npm run bench:rpc -- [--duration 5] [--warmup 2] [--rounds 1] [--connections 64] [--threads 2] [--workers 2]
 //   [--skip-anvil] [--metrics-only] [--restricted-only] [--server-core 1] [--load-core 0] [--ws-connections 8] [--ws-depth 8]
 // Every server runs in its own process pinned to one core (`taskset -c 1`); the load comes from
 // wrk (`taskset -c 0 wrk -t2 -c64`, bench/wrk/bodies.lua) or, for WebSocket, from
@@ -25,6 +25,7 @@ const { values: flags } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     connections: { type: 'string', default: '64' },
     threads: { type: 'string', default: '2' },
     workers: { type: 'string', default: '1' },
@@ -43,6 +44,7 @@ const load: LoadOptions = {
   connections: Number(flags.connections),
   threads: Number(flags.threads),
   loadCore: flags['load-core'],
+  rounds: Number(flags.rounds),
 }
 const serverCore = flags['server-core']
 const wsConnections = Number(flags['ws-connections'])
@@ -153,6 +155,9 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = []
   try {
     await seedMainnetUncles(database.db)
+    // Note: the fresh tables' autovacuum and the seed's checkpoint would otherwise run during the first rows.
+    await database.pool.query('vacuum analyze')
+    await database.pool.query('checkpoint')
     // Note: limits far above any load here, so the rate limiter is exercised (one Redis script per tenth of the limit) but never refuses.
     const limits = { plan: 'core', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 } as const
     const { key } = await createApiKey(database.db, { ...limits, label: 'bench' })
@@ -175,7 +180,7 @@ async function main(): Promise<void> {
     let nullFile = file('null.txt', [call(0, `0x${'ab'.repeat(32)}`, '0x0')])
     // Note: distinct unknown hashes: no two concurrent requests share a lookup, every one reaches Postgres.
     const unknownFile = file('unknown.txt', Array.from({ length: 5000 }, (_, i) => call(i, `0x${randomBytes(32).toString('hex')}`, '0x0')))
-    log(`database ${url.pathname.slice(1)}: ${uncles.length} uncles; one known uncle's answer ${oneAnswer.length} bytes; server on core ${serverCore}, load on core ${load.loadCore}: wrk -t${load.threads} -c${load.connections}, ${load.duration} s runs after ${load.warmup} s warmup`)
+    log(`database ${url.pathname.slice(1)}: ${uncles.length} uncles; one known uncle's answer ${oneAnswer.length} bytes; server on core ${serverCore}, load on core ${load.loadCore}: wrk -t${load.threads} -c${load.connections}, ${load.duration} s runs after ${load.warmup} s warmup, the median of ${load.rounds} per row`)
 
     const tsx = ['--import', 'tsx']
     const reference = (mode: string, arg: string) => {

@@ -12,7 +12,20 @@ export const benchRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 /** One measured row: rate, latency (ms), failures, and the server's CPU per request when known. */
 export type Row = { name: string; rate: number; p50: number; p99: number; unit: string; bad: number; cpuUsPerRequest?: number; note?: string }
 
-export type LoadOptions = { duration: number; warmup: number; connections: number; threads: number; loadCore: string }
+export type LoadOptions = {
+  duration: number
+  warmup: number
+  connections: number
+  threads: number
+  loadCore: string
+  /** Measured runs per row after the warmup; the row is the run with the median rate (rates on a shared machine move ±15% between runs). */
+  rounds: number
+}
+
+/** The run with the median rate of `runs` (the middle one; the lower middle of an even count). */
+function median(runs: Row[]): Row {
+  return [...runs].sort((a, b) => a.rate - b.rate)[Math.floor((runs.length - 1) / 2)]!
+}
 
 /** Exits with install instructions when wrk or taskset is missing. */
 export function requireTools(): void {
@@ -61,6 +74,13 @@ function wrk(url: string, bodiesFile: string, headers: readonly string[], second
 export async function httpRow(name: string, url: string, bodiesFile: string, options: LoadOptions, extra: { headers?: readonly string[]; serverPid?: number | undefined } = {}): Promise<Row> {
   const headers = extra.headers ?? []
   if (options.warmup > 0) await wrk(url, bodiesFile, headers, options.warmup, options)
+  const runs: Row[] = []
+  for (let round = 0; round < Math.max(1, options.rounds); round++) runs.push(await httpRun(name, url, bodiesFile, headers, options, extra.serverPid))
+  return median(runs)
+}
+
+async function httpRun(name: string, url: string, bodiesFile: string, headers: readonly string[], options: LoadOptions, serverPid: number | undefined): Promise<Row> {
+  const extra = { serverPid }
   const cpuBefore = cpuMicros(extra.serverPid)
   const s = await wrk(url, bodiesFile, headers, options.duration, options)
   const cpuAfter = cpuMicros(extra.serverPid)
@@ -81,6 +101,12 @@ type WsSummary = { messages: number; seconds: number; p50: number; p99: number; 
 
 /** bench/wsLoad.ts pinned to the load core: `connections` sockets with `depth` messages in flight each. */
 export async function wsRow(name: string, url: string, bodiesFile: string, options: LoadOptions, depth: number, connections: number, serverPid?: number): Promise<Row> {
+  const runs: Row[] = []
+  for (let round = 0; round < Math.max(1, options.rounds); round++) runs.push(await wsRun(name, url, bodiesFile, options, depth, connections, serverPid))
+  return median(runs)
+}
+
+async function wsRun(name: string, url: string, bodiesFile: string, options: LoadOptions, depth: number, connections: number, serverPid?: number): Promise<Row> {
   const cpuBefore = cpuMicros(serverPid)
   const args = ['-c', options.loadCore, process.execPath, '--import', 'tsx', 'bench/wsLoad.ts', url, bodiesFile, String(connections), String(depth), String(options.warmup), String(options.duration)]
   const out = await run('taskset', args)
