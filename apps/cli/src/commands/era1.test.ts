@@ -34,8 +34,13 @@ describe.concurrent('uncle-rpc era1', () => {
     expect(names).toHaveLength(2)
     // Two processes write the same files (each takes an epoch).
     const parallel = join(work, 'synthetic-jobs')
-    const jobs = await cli('write', '--synthetic', '9000', '--out', parallel, '--seed', '3', '--jobs', '2')
+    const writtenRoots = join(work, 'written-roots.txt')
+    const jobs = await cli('write', '--synthetic', '9000', '--out', parallel, '--seed', '3', '--jobs', '2', '--roots', writtenRoots)
     expect(jobs.stdout).toMatch(/\nwrote 2 files to .*: 9000 blocks, /)
+    // --roots: the roots in epoch order (the single process printed its lines in that order), whatever order the jobs printed them in.
+    const printedRoots = [...written.stdout.matchAll(/root (0x[0-9a-f]{64})/g)].map((m) => m[1])
+    expect(printedRoots).toHaveLength(2)
+    expect(readFileSync(writtenRoots, 'utf8')).toBe(`${printedRoots.join('\n')}\n`)
     expect(readdirSync(parallel).sort()).toEqual(names)
     for (const name of names) expect(readFileSync(join(parallel, name)).equals(readFileSync(join(out, name)))).toBe(true)
     const verified = await cli('verify', out)
@@ -53,6 +58,7 @@ describe.concurrent('uncle-rpc era1', () => {
     const withRoots = await cli('verify', out, '--roots', roots)
     expect(withRoots).toMatchObject({ code: 0, stderr: '' })
     expect(withRoots.stdout.match(/OK \(published root\)/g)).toHaveLength(2)
+    expect((await cli('verify', parallel, '--roots', writtenRoots)).stdout.match(/OK \(published root\)/g)).toHaveLength(2)
   }, 180_000)
 
   test('args: --help of era1, verify and write', async () => {
@@ -66,6 +72,7 @@ describe.concurrent('uncle-rpc era1', () => {
     const results = await Promise.all([
       cli('write', '--synthetic', '10'),
       cli('write', '--synthetic', 'ten', '--out', work),
+      cli('write', '--synthetic', '9000', '--out', work, '--epochs', '1-1', '--roots', join(work, 'r.txt')),
       cli('verify'),
       cli('bogus'),
     ])
@@ -78,6 +85,10 @@ describe.concurrent('uncle-rpc era1', () => {
         [
           2,
           "era1 write: --synthetic: expected an integer 0–4294967295, got "ten"",
+        ],
+        [
+          2,
+          "era1 write: --roots: the epochs must start at 0 (line n of a roots file is epoch n)",
         ],
         [
           2,

@@ -7,6 +7,7 @@ import { runJobs, splitEpochs } from './writeJobs.js'
 
 const usage = `Usage: uncle-rpc era1 write --synthetic <blocks> --out <dir> [--seed <n>] [--network <name>]
                             [--uncle-rate <r>] [--london-at <n>] [--uncompressed] [--jobs <n>]
+                            [--roots <file>]
 
 Writes a synthetic chain (the sample node's chain model: mainnet-like difficulty, gas, miners,
 uncles) as era1 files, one per 8,192 blocks, named <network>-<epoch>-<root8>.era1. The same
@@ -27,6 +28,9 @@ Flags:
                       so each process also generates, without writing, the blocks before its
                       epochs; the split balances that. File lines then come in no fixed order.
   --epochs <a>-<b>    write only epochs a … b (inclusive); used by --jobs, also usable by hand
+  --roots <file>      also write the files' accumulator roots to <file>, one per line in epoch
+                      order from epoch 0: the roots file a network's "era1Roots" and
+                      \`era1 verify --roots\` read (with --epochs, the range must start at 0)
   -h, --help
 
 Prints one line per file and, at the end, blocks, uncles, bytes and the writer's blocks/s.
@@ -42,6 +46,7 @@ type Flags = {
   uncompressed: boolean
   jobs: string
   epochs?: string | undefined
+  roots?: string | undefined
   help: boolean
 }
 
@@ -76,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
         uncompressed: { type: 'boolean', default: false },
         jobs: { type: 'string', default: '1' },
         epochs: { type: 'string' },
+        roots: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values
@@ -95,6 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     const range = flags.epochs === undefined ? [0, lastEpoch] : /^(\d+)-(\d+)$/.exec(flags.epochs)?.slice(1).map(Number)
     if (range === undefined || range[0]! > range[1]! || range[1]! > lastEpoch)
       throw new RangeError(`--epochs: expected <a>-<b> with a ≤ b ≤ ${lastEpoch}, got "${flags.epochs}"`)
+    if (flags.roots !== undefined && range[0] !== 0) throw new RangeError('--roots: the epochs must start at 0 (line n of a roots file is epoch n)')
     const jobs = integer('jobs', flags.jobs, 64)
     if (jobs < 1) throw new RangeError('--jobs: at least 1')
     params = {
@@ -112,11 +119,23 @@ export async function run(argv: string[]): Promise<number> {
   }
   await mkdir(params.out, { recursive: true })
   const started = performance.now()
+  // Roots by epoch, from the file lines (a job's lines come in no fixed order).
+  const roots = new Map<number, string>()
+  const onLine = (line: string) => {
+    const match = fileLineRe.exec(line)
+    if (match) roots.set(Number(match[1]), match[2]!)
+  }
   const totals =
     params.jobs > 1
-      ? await runJobs({ argv, ranges: splitEpochs({ from: params.epochs[0], to: params.epochs[1], jobs: params.jobs }) })
-      : await writeRange(params, flags)
+      ? await runJobs({ argv: stripRoots(argv), ranges: splitEpochs({ from: params.epochs[0], to: params.epochs[1], jobs: params.jobs }), onLine })
+      : await writeRange(params, flags, onLine)
   const seconds = (performance.now() - started) / 1000
+  if (flags.roots !== undefined) {
+    const ordered = Array.from({ length: params.epochs[1] + 1 }, (_, epoch) => roots.get(epoch))
+    if (ordered.some((root) => root === undefined)) throw new Error('era1 write: a file line is missing; no roots file written')
+    await writeFile(`${flags.roots}.tmp`, `${ordered.join('\n')}\n`)
+    await rename(`${flags.roots}.tmp`, flags.roots)
+  }
   process.stdout.write(
     `wrote ${totals.files} files to ${params.out}: ${totals.blocks} blocks, ${totals.uncles} uncles, ${totals.bytes} bytes in ${seconds.toFixed(1)} s (${Math.round(totals.blocks / seconds)} blocks/s)\n`,
   )
@@ -125,9 +144,18 @@ export async function run(argv: string[]): Promise<number> {
 
 type Totals = { files: number; blocks: number; uncles: number; bytes: number }
 
+/** A file line: `<network>-<epoch>-<root8>.era1  … root 0x<root>`; groups: epoch, root. */
+const fileLineRe = /^[a-z0-9_-]+-(\d{5,})-[0-9a-f]{8}\.era1 {2}.* root (0x[0-9a-f]{64})$/
+
+/** argv without --roots (the parent writes the roots file; its jobs only print their lines). */
+function stripRoots(argv: readonly string[]): string[] {
+  return argv.filter((arg, i) => arg !== '--roots' && argv[i - 1] !== '--roots' && !arg.startsWith('--roots='))
+}
+
 async function writeRange(
   params: { blocks: number; out: string; seed: number; uncleRate: number; londonAt: number | undefined; epochs: [number, number] },
   flags: Flags,
+  onLine: (line: string) => void,
 ): Promise<Totals> {
   await hashesReady()
   let bytes = 0
@@ -145,7 +173,9 @@ async function writeRange(
       await writeFile(`${path}.tmp`, file.bytes)
       await rename(`${path}.tmp`, path)
       bytes += file.bytes.length
-      process.stdout.write(`${file.name}  ${file.blocks} blocks  ${file.uncles} uncles  root ${file.accumulatorRoot}\n`)
+      const line = `${file.name}  ${file.blocks} blocks  ${file.uncles} uncles  root ${file.accumulatorRoot}`
+      onLine(line)
+      process.stdout.write(`${line}\n`)
     },
   })
   return { ...result, bytes }

@@ -44,8 +44,8 @@ export class Era1WriteJobError extends BaseError {
 const bin = fileURLToPath(new URL('../../../bin/uncle-rpc.js', import.meta.url))
 const summaryRe = /^wrote (\d+) files to .*: (\d+) blocks, (\d+) uncles, (\d+) bytes in /
 
-/** Runs one child `uncle-rpc era1 write … --epochs a-b --jobs 1` per range, passing their file lines through; sums their totals. */
-export async function runJobs({ argv, ranges }: { argv: readonly string[]; ranges: readonly [number, number][] }) {
+/** Runs one child `uncle-rpc era1 write … --epochs a-b --jobs 1` per range, passing their file lines through (and to `onLine`); sums their totals. */
+export async function runJobs({ argv, ranges, onLine }: { argv: readonly string[]; ranges: readonly [number, number][]; onLine?: (line: string) => void }) {
   const base = stripFlags(argv, ['--jobs', '--epochs'])
   const results = await Promise.all(
     ranges.map(
@@ -58,7 +58,10 @@ export async function runJobs({ argv, ranges }: { argv: readonly string[]; range
           createInterface({ input: child.stdout }).on('line', (line) => {
             const match = summaryRe.exec(line)
             if (match) summary = match
-            else process.stdout.write(`${line}\n`)
+            else {
+              onLine?.(line)
+              process.stdout.write(`${line}\n`)
+            }
           })
           child.once('error', reject)
           child.once('close', (code) => {
