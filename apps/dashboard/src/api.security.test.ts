@@ -114,6 +114,14 @@ describe('dashboard API security', () => {
     const locked = await guess('correct horse battery')
     expect(locked.status).toBe(429)
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(59)
+    // The failures are in Postgres: a second dashboard process on the same database refuses too.
+    const other = await startTestDashboard(db, { throttle: { freeFailures: 3, baseLockMs: 60_000 } })
+    try {
+      const elsewhere = await callApi(other.base, 'POST', '/signin', { body: { email: 'victim@example.com', password: 'correct horse battery' } })
+      expect(elsewhere.status).toBe(429)
+    } finally {
+      await other.dashboard.close()
+    }
     // An unknown email answers like a wrong password.
     expect((await callApi(app.base, 'POST', '/signin', { body: { email: 'nobody@example.com', password: 'whatever1234' } })).body).toEqual({ error: 'wrong email or password' })
   })

@@ -50,7 +50,7 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
 /** The developer dashboard: the JSON API under /api (README.md lists it) and the UI from static/. */
 export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }, options: DashboardOptions): DashboardServer {
   const sessions = createSessions({ db }, { secure: options.secureCookies ?? 'auto' })
-  const deps: ApiDeps = { db, logger, sessions, throttle: createSignInThrottle(options.throttle), signup: options.signup, rpcUrl: options.rpcUrl }
+  const deps: ApiDeps = { db, logger, sessions, throttle: createSignInThrottle({ db }, options.throttle), signup: options.signup, rpcUrl: options.rpcUrl }
   const app = express()
   app.disable('x-powered-by')
   // Note: behind a reverse proxy on the same machine, X-Forwarded-Proto/For give https and the client address.
@@ -97,6 +97,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
   const server = createServer(app)
   const sweep = setInterval(() => {
     deleteExpiredSessions(db).catch((error: unknown) => logger.warn({ msg: 'deleting expired sessions failed', error: (error as Error).message }))
+    deps.throttle.prune().catch((error: unknown) => logger.warn({ msg: 'pruning sign-in failures failed', error: (error as Error).message }))
   }, 3_600_000)
   sweep.unref()
   return {

@@ -73,6 +73,7 @@ export {
   plans,
   reorgs,
   sessions,
+  signInFailures,
   uncles,
   unclesHex,
   upgradeRequests,
@@ -94,6 +95,8 @@ export {
   setAccountDisabled,
   setAccountPlan,
 } from './queries/accounts.js'
+export type { SignInLockPolicy } from './queries/signInFailures.js'
+export { clearSignInFailures, pruneSignInFailures, recordSignInFailure, signInWaitSeconds } from './queries/signInFailures.js'
 export type { AccountKeyRow, KeySettingsPatch } from './queries/accountKeys.js'
 export {
   copyKeySettings,

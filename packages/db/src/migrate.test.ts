@@ -41,6 +41,7 @@ describe('migrateDatabase', () => {
       'plans:r',
       'reorgs:r',
       'sessions:r',
+      'sign_in_failures:r',
       'uncles:r',
       'uncles_hex:v',
       'upgrade_requests:r',

@@ -208,6 +208,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_account_id_idx').on(t.accountId), index('sessions_expires_at_idx').on(t.expiresAt)],
 )
 
+/**
+ * Failed dashboard sign-ins, per email (`e:<email>`) and per client address (`a:<address>`), shared
+ * by every dashboard process: `locked_until` refuses further attempts until then. Rows are pruned
+ * once stale (dashboard's timer).
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailure: timestamp('last_failure', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('sign_in_failures_last_failure_idx').on(t.lastFailure)],
+)
+
 /** "Upgrade to Growth" / "Contact sales for Custom" from the dashboard; the operator grants with `accounts set-plan`. */
 export const upgradeRequests = pgTable(
   'upgrade_requests',

@@ -28,16 +28,16 @@ export function accountRoutes(deps: ApiDeps): Router {
     checkCsrf(req, undefined)
     const { email, password } = parse(signInInput, req.body)
     const address = req.ip ?? 'unknown'
-    const wait = throttle.retryAfter(email, address)
+    const wait = await throttle.retryAfter(email, address)
     if (wait > 0) throw new ApiError(429, `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait })
     const account = await findAccountByEmail(db, { email })
     const ok = account?.passwordHash ? await verifyPassword(password, account.passwordHash) : (await burnVerification(password), false)
     if (account === null || !ok || account.disabledAt !== null) {
-      throttle.failed(email, address)
+      await throttle.failed(email, address)
       logger.info({ msg: 'sign-in failed', address })
       throw new ApiError(401, 'wrong email or password')
     }
-    throttle.succeeded(email)
+    await throttle.succeeded(email)
     const { csrfToken } = await sessions.start(req, res, account.id)
     res.json({ account: accountView(account), csrfToken })
   })
