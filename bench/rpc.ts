@@ -1,8 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -10,6 +8,7 @@ import { createApiKey, createDb, migrateDatabase, setAccountKeySecret, updateAcc
 import pg from 'pg'
 import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
+import { freePort } from '@uncle-rpc/testing'
 import { benchRoot, bucketQuantile, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
 
 // npm run bench:rpc -- [--duration 5] [--warmup 2] [--rounds 1] [--connections 64] [--threads 2] [--workers 2]
@@ -62,28 +61,19 @@ const record = (row: Row) => {
 function startProcess(core: string | undefined, command: string, args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}) {
   const [file, argv] = core === undefined ? [command, args] : ['taskset', ['-c', core, command, ...args]]
   const child = spawn(file, argv, { cwd: benchRoot, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = new Promise<number>((resolvePort, reject) => {
+  return { child, port: printed(child, pattern).then(Number) }
+}
+
+/** The first group of the first match of `pattern` in what `child` prints on stdout; rejects if it exits first. */
+function printed(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolveMatch, reject) => {
     let out = ''
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const match = pattern.exec(out)
-      if (match) resolvePort(Number(match[1]))
+      if (match) resolveMatch(match[1]!)
     })
-    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${out}`)))
-  })
-  return { child, port }
-}
-
-/** The /metrics URL a server started with --metrics-port prints on stdout (`rpc metrics on <url>`). */
-function metricsUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolveUrl, reject) => {
-    let out = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /rpc metrics on (\S+)/.exec(out)
-      if (match) resolveUrl(match[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before printing its metrics URL`)))
+    child.once('exit', (code) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${code} before printing ${pattern}: ${out}`)))
   })
 }
 
@@ -92,17 +82,6 @@ function stop(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return done()
     child.once('exit', () => done())
     child.kill('SIGTERM')
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolvePort(port))
-    })
   })
 }
 
@@ -279,7 +258,7 @@ async function main(): Promise<void> {
     // its database statements, from the histograms, beside wrk's p99, which adds the queueing.
     const oursMeasured = (args: string[] = []) => {
       const server = ours(['--metrics-port', '0', ...args])
-      const metrics = metricsUrl(server.child)
+      const metrics = printed(server.child, /rpc metrics on (\S+)/)
       const scrape = async () => parseMetrics(await (await fetch(await metrics)).text())
       return { ...server, withServerTimes: (transport: 'http' | 'ws', row: () => Promise<Row>) => withServerTimes(scrape, transport, row) }
     }

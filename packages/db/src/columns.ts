@@ -1,4 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
+import { type SQL, sql } from 'drizzle-orm'
 import { customType } from 'drizzle-orm/pg-core'
 import { InvalidColumnValueError } from './errors.js'
 
@@ -17,6 +18,11 @@ export function hexToBytea(value: Hex): Buffer {
 /** bytea bytes → lowercase `0x…` hex (the domain form). */
 export function byteaToHex(value: Buffer): Hex {
   return `0x${value.toString('hex')}`
+}
+
+/** A bytea column (or expression) as lowercase `0x…` text in SQL: byteaToHex done by Postgres. */
+export function byteaHexSql(column: unknown): SQL<Hex> {
+  return sql<Hex>`'0x' || encode(${column}, 'hex')`
 }
 
 /** Largest value of numeric(78,0): 78 decimal digits hold every uint256. */

@@ -15,7 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
-import { bytea, uint256 } from './columns.js'
+import { bytea, byteaHexSql, uint256 } from './columns.js'
 
 // The source of truth for the database. `npm run db:generate` turns changes into a new file in
 // /migrations; applied migrations are never edited.
@@ -374,7 +374,7 @@ export const reorgs = pgTable(
   ],
 )
 
-const hex = (column: unknown) => sql<string>`'0x' || encode(${column}, 'hex')`
+const hex = byteaHexSql
 // Note: to_timestamp fails past year 294276 and one bad row would break every query on the
 // view, so timestamps past 9999-12-31 show as null `time` (the raw `timestamp` stays).
 const time = (column: unknown) => sql<Date | null>`case when ${column} <= 253402300799 then to_timestamp(${column}) end`

@@ -24,14 +24,17 @@ export function bodyText(body: string | Uint8Array): string {
   return typeof body === 'string' ? body : utf8.decode(body)
 }
 
+const idHead = '{"jsonrpc":"2.0","id":'
+const resultKey = ',"result":'
+
 /** `{"jsonrpc":"2.0","id":<rawId>,"result":<result>}`; undefined results are written as null. Throws if unserializable. */
 export function resultResponse(rawId: string, result: unknown): string {
   const json = isRawJson(result) ? bodyText(result.json) : (goJsonStringify(result) ?? 'null')
-  return '{"jsonrpc":"2.0","id":' + rawId + ',"result":' + json + '}'
+  return idHead + rawId + resultKey + json + '}'
 }
 
-const resultHead = Buffer.from('{"jsonrpc":"2.0","id":')
-const resultMiddle = Buffer.from(',"result":')
+const resultHead = Buffer.from(idHead)
+const resultMiddle = Buffer.from(resultKey)
 
 /**
  * resultResponse's bytes for a result already in bytes, composed by copying them. Note: the
@@ -52,5 +55,5 @@ export function resultResponseBytes(rawId: string, json: Uint8Array): Buffer {
 export function errorResponse(rawId: string, error: JsonRpcError): string {
   let body = '{"code":' + error.code + ',"message":' + goJsonString(error.shortMessage)
   if (error.data !== undefined && error.data !== null) body += ',"data":' + (goJsonStringify(error.data) ?? 'null')
-  return '{"jsonrpc":"2.0","id":' + rawId + ',"error":' + body + '}}'
+  return idHead + rawId + ',"error":' + body + '}}'
 }

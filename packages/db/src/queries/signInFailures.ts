@@ -1,4 +1,4 @@
-import { and, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { signInFailures } from '../schema.js'
 
@@ -12,6 +12,9 @@ export type SignInLockPolicy = {
   /** Failures this old (with no lock running) are forgotten: the next one counts as the first. */
   windowMs: number
 }
+
+/** `ms` milliseconds as an SQL interval. */
+const millis = (ms: number) => sql`${ms}::float8 * interval '1 millisecond'`
 
 /** Seconds until every one of `keys` may try again (0: now), by the database's clock. */
 export async function signInWaitSeconds(db: DbOrTx, { keys }: { keys: readonly string[] }): Promise<number> {
@@ -33,7 +36,7 @@ export async function recordSignInFailure(db: DbOrTx, { key, policy }: { key: st
     sql`case when ${failures} >= ${freeFailures} then now() + least(${maxLockMs}::float8, ${baseLockMs}::float8 * power(2, ${failures} - ${freeFailures})) * interval '1 millisecond' end`
   // Note: as the in-memory throttle did, a row is stale once its last failure is older than the
   // window and than the lock it set.
-  const next = sql`case when now() - ${signInFailures.lastFailure} > greatest(${windowMs}::float8 * interval '1 millisecond', coalesce(${signInFailures.lockedUntil} - ${signInFailures.lastFailure}, interval '0')) then 1 else ${signInFailures.failures} + 1 end`
+  const next = sql`case when now() - ${signInFailures.lastFailure} > greatest(${millis(windowMs)}, coalesce(${signInFailures.lockedUntil} - ${signInFailures.lastFailure}, interval '0')) then 1 else ${signInFailures.failures} + 1 end`
   await db
     .insert(signInFailures)
     .values({ key, failures: 1, lastFailure: sql`now()`, lockedUntil: lockFor(sql`1`) })
@@ -42,7 +45,7 @@ export async function recordSignInFailure(db: DbOrTx, { key, policy }: { key: st
 
 /** Forgets the failures of `key` (a right password for that email). */
 export async function clearSignInFailures(db: DbOrTx, { key }: { key: string }): Promise<void> {
-  await db.delete(signInFailures).where(inArray(signInFailures.key, [key]))
+  await db.delete(signInFailures).where(eq(signInFailures.key, key))
 }
 
 /** Deletes the rows whose failures are forgotten (older than `windowMs`, no lock running); returns how many. */
@@ -51,7 +54,7 @@ export async function pruneSignInFailures(db: DbOrTx, { windowMs }: { windowMs: 
     .delete(signInFailures)
     .where(
       and(
-        lt(signInFailures.lastFailure, sql`now() - ${windowMs}::float8 * interval '1 millisecond'`),
+        lt(signInFailures.lastFailure, sql`now() - ${millis(windowMs)}`),
         or(isNull(signInFailures.lockedUntil), lt(signInFailures.lockedUntil, sql`now()`)),
       ),
     )

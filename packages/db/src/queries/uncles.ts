@@ -1,6 +1,6 @@
 import { type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, eq, getTableColumns, sql } from 'drizzle-orm'
-import { toArrayLiteral } from '../columns.js'
+import { byteaHexSql, numericToBigint, toArrayLiteral } from '../columns.js'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../client.js'
 import { uncles } from '../schema.js'
@@ -34,10 +34,10 @@ function toUncle(row: RawUncleRow): NonNullable<GetUncleReturnType> {
   const uncle: Record<string, unknown> = { hash: row.hash }
   for (const [name, kind] of headerFields) {
     const value = row[name]
-    if (value !== null && value !== undefined) uncle[name] = kind === 'quantity' ? BigInt(value) : value
+    if (value !== null && value !== undefined) uncle[name] = kind === 'quantity' ? numericToBigint(String(value)) : value
   }
   uncle.size = row.size
-  uncle.blockNumber = BigInt(row.blockNumber as string)
+  uncle.blockNumber = numericToBigint(row.blockNumber as string)
   return uncle as NonNullable<GetUncleReturnType>
 }
 
@@ -54,7 +54,7 @@ function unclesColumnsAsText() {
   return Object.fromEntries(
     Object.entries(columns).map(([name, column]) => [
       name,
-      (column.getSQLType() === 'bytea' ? sql`'0x' || encode(${column}, 'hex')` : sql`${column}`).as(name),
+      (column.getSQLType() === 'bytea' ? byteaHexSql(column) : sql`${column}`).as(name),
     ]),
   )
 }

@@ -127,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const totals =
     params.jobs > 1
-      ? await runJobs({ argv: stripRoots(argv), ranges: splitEpochs({ from: params.epochs[0], to: params.epochs[1], jobs: params.jobs }), onLine })
+      ? await runJobs({ argv, ranges: splitEpochs({ from: params.epochs[0], to: params.epochs[1], jobs: params.jobs }), onLine })
       : await writeRange(params, flags, onLine)
   const seconds = (performance.now() - started) / 1000
   if (flags.roots !== undefined) {
@@ -146,11 +146,6 @@ type Totals = { files: number; blocks: number; uncles: number; bytes: number }
 
 /** A file line: `<network>-<epoch>-<root8>.era1  … root 0x<root>`; groups: epoch, root. */
 const fileLineRe = /^[a-z0-9_-]+-(\d{5,})-[0-9a-f]{8}\.era1 {2}.* root (0x[0-9a-f]{64})$/
-
-/** argv without --roots (the parent writes the roots file; its jobs only print their lines). */
-function stripRoots(argv: readonly string[]): string[] {
-  return argv.filter((arg, i) => arg !== '--roots' && argv[i - 1] !== '--roots' && !arg.startsWith('--roots='))
-}
 
 async function writeRange(
   params: { blocks: number; out: string; seed: number; uncleRate: number; londonAt: number | undefined; epochs: [number, number] },

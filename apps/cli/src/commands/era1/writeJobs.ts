@@ -46,7 +46,8 @@ const summaryRe = /^wrote (\d+) files to .*: (\d+) blocks, (\d+) uncles, (\d+) b
 
 /** Runs one child `uncle-rpc era1 write … --epochs a-b --jobs 1` per range, passing their file lines through (and to `onLine`); sums their totals. */
 export async function runJobs({ argv, ranges, onLine }: { argv: readonly string[]; ranges: readonly [number, number][]; onLine?: (line: string) => void }) {
-  const base = stripFlags(argv, ['--jobs', '--epochs'])
+  // Note: without --roots: the parent writes the roots file from every job's lines.
+  const base = stripFlags(argv, ['--jobs', '--epochs', '--roots'])
   const results = await Promise.all(
     ranges.map(
       ([a, b]) =>
