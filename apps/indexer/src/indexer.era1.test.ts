@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashHeader, toRpcUncle } from '@uncle-rpc/chain'
-import { createDb, getUncle, listNetworks, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
+import { createDb, getUncle, listNetworks, migrateDatabase, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, readFixtureJsonl, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -143,6 +143,39 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     expect(human.code).toBe(3)
     expect(human.stdout).toMatch(/gaps: 4242\n/)
   }, 120_000)
+
+  test('error: the database dropped and created again under the old queue: status says so, and it is indexed again within 2 minutes, exactly once', async () => {
+    const database = await newDatabase()
+    const config = writeConfig(clean.url)
+    const env = { DATABASE_URL: database.url }
+    const first = await runCli(['indexer', '--config', config, '--exit-when-done', ...indexerFlags], { env })
+    expect(first.code).toBe(0)
+    // What an operator starting over does: the database goes, the queues in Redis stay.
+    await database.dropDatabase()
+    await migrateDatabase({ url: database.url })
+    const status = await runCli(['status', '--config', config, '--json'], { env })
+    expect(status.code).toBe(3)
+    const [before] = JSON.parse(status.stdout) as { queueOwner: string; contradicted: { id: string }[] }[]
+    expect(before?.queueOwner).toBe('another database')
+    expect(before?.contradicted).toHaveLength(8192 / 256)
+    const again = spawnCli(['indexer', '--config', config, '--exit-when-done', ...indexerFlags], { env: { ...env, LOG_LEVEL: 'info' } })
+    const timer = setTimeout(() => void again.stop('SIGKILL'), 120_000)
+    const code = await again.exited.finally(() => clearTimeout(timer))
+    const log = again.stdout() + again.stderr()
+    expect(code, log.slice(-3000)).toBe(0)
+    expect(log.match(/the job queues in Redis were made for another database of this name/g)).toHaveLength(1)
+    // Exactly once: every block written by this run once, and the tables equal to a clean run's.
+    expect(/"msg":"indexer stopped".*?"blocks_written":(\d+)/.exec(log)?.[1]).toBe('8192')
+    const { db, close } = createDb({ url: database.url })
+    try {
+      expect(await tableChecksums(db, { network: 'mainnet' })).toEqual((await indexClean()).checksums)
+    } finally {
+      await close()
+    }
+    const after = JSON.parse((await runCli(['status', '--config', config, '--json'], { env })).stdout) as { queueOwner: string; contradicted: unknown[] }[]
+    expect(after[0]?.queueOwner).toBe('this database')
+    expect(after[0]?.contradicted).toEqual([])
+  }, 240_000)
 
   test('error: a wrong chainId in the config is refused before anything is written', async () => {
     const database = await newDatabase()

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis'
 import { ChainIdMismatchError, NetworkStartError } from './errors.js'
 import { createEra1Source, type Era1Source } from './era1/era1Source.js'
 import { type PlanSnapshot, planNetwork } from './planner.js'
+import type { QueueOwner } from './queueOwner.js'
 import { era1QueueName, queueName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
 import type { IndexerMetrics } from './metrics.js'
@@ -23,6 +24,8 @@ export type NetworkRunnerDeps = {
   logger: Logger
   progress: Progress
   redis: Redis
+  /** Whether the queues under `prefix` are this database's; checked before each planning pass queues anything. */
+  owner?: QueueOwner | undefined
   /** Absent: metrics off. */
   metrics?: IndexerMetrics | undefined
 }
@@ -134,7 +137,7 @@ export function startNetworkRunner(
     if (config.toBlock === undefined && !probe) return
     const to = config.toBlock !== undefined ? BigInt(config.toBlock) : (await (probe as Upstream).blockNumber()) - target.confirmations
     const result = await planNetwork(
-      { db: deps.db, logger, rangeQueue: upstream ? q : undefined, era1Queue, era1 },
+      { db: deps.db, logger, rangeQueue: upstream ? q : undefined, era1Queue, era1, owner: deps.owner },
       { network: config.name, from: target.fromBlock, to, rangeSize: BigInt(options.rangeSize), warnUncovered: !uncoveredWarned },
     )
     if (result.warnedUncovered) uncoveredWarned = true

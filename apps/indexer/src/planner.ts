@@ -2,8 +2,10 @@ import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, loc
 import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
 import type { Era1Source } from './era1/era1Source.js'
+import { requeueContradictedJobs } from './contradictedJobs.js'
 import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, rangeJobId, rangeJobName } from './jobs.js'
 import { type BlockRange, planJobs } from './planRanges.js'
+import type { QueueOwner } from './queueOwner.js'
 import { retryExhaustedJobs } from './retryExhausted.js'
 
 export type PlanSnapshot = { target: bigint; indexedHeight: bigint; remaining: bigint }
@@ -15,6 +17,8 @@ export type PlanNetworkDeps = {
   rangeQueue: Queue | undefined
   era1Queue: Queue | undefined
   era1: Era1Source | undefined
+  /** Whether the queues are this database's (queueOwner.ts); absent: not checked. */
+  owner?: QueueOwner | undefined
 }
 
 export type PlanNetworkResult = {
@@ -25,15 +29,19 @@ export type PlanNetworkResult = {
 }
 
 const span = (r: BlockRange) => `${r.from}–${r.to}`
+const staleMessage = (kind: string) =>
+  `${kind} jobs the queue remembers as completed but whose blocks the database does not hold are queued again`
 
 /**
  * One planning pass of a network: what `[from, to]` still lacks becomes epoch jobs (era1 files)
- * and range jobs (the node), queued under stable ids; jobs whose attempts ran out come back.
+ * and range jobs (the node), queued under stable ids; jobs whose attempts ran out come back, and
+ * so do completed jobs whose blocks the database does not hold (Postgres decides what is indexed).
  */
 export async function planNetwork(
   deps: PlanNetworkDeps,
   { network, from, to, rangeSize, warnUncovered }: { network: string; from: bigint; to: bigint; rangeSize: bigint; warnUncovered: boolean },
 ): Promise<PlanNetworkResult> {
+  const queuing = deps.owner === undefined || (await deps.owner.check())
   let indexed = await listIndexedRanges(deps.db, { network })
   // Every finished job adds a row; merge them now and then so planning stays cheap.
   if (indexed.length > 64) {
@@ -45,11 +53,14 @@ export async function planNetwork(
     indexed = await listIndexedRanges(deps.db, { network })
   }
   const planned = planJobs({ from, to, indexed, rangeSize, epochs: deps.era1 ? await deps.era1.coverage() : [] })
-  if (planned.epochs.length > 0 && deps.era1Queue) {
+  const indexedNow = () => listIndexedRanges(deps.db, { network })
+  if (queuing && planned.epochs.length > 0 && deps.era1Queue) {
     const jobs = planned.epochs.map((e) => ({ network, ...e }))
     await deps.era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job) } })))
     const retried = await retryExhaustedJobs(deps.era1Queue, new Set(jobs.map(epochJobId)))
     if (retried > 0) deps.logger.info({ msg: 'epoch jobs whose attempts ran out are queued again', jobs: retried })
+    const stale = await requeueContradictedJobs(deps.era1Queue, new Map(jobs.map((job) => [epochJobId(job), job])), indexedNow)
+    if (stale.length > 0) deps.logger.warn({ msg: staleMessage('epoch'), jobs: stale.length, first: stale[0] })
   }
   let warnedUncovered = false
   if (!deps.rangeQueue && planned.ranges.length > 0 && warnUncovered) {
@@ -59,12 +70,15 @@ export async function planNetwork(
       blocks: planned.ranges.length > 8 ? `${planned.ranges.slice(0, 8).map(span).join(', ')} …` : planned.ranges.map(span).join(', '),
     })
   }
-  if (deps.rangeQueue && planned.ranges.length > 0) {
+  if (queuing && deps.rangeQueue && planned.ranges.length > 0) {
     const jobs = planned.ranges.map((r) => ({ network, ...r }))
     await deps.rangeQueue.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
-    // Note: addBulk skips ids that exist, failed ones included; those whose attempts ran out come back here.
+    // Note: addBulk skips ids that exist, failed and completed ones included; those whose attempts
+    // ran out, and completed ones whose blocks the database lacks, come back here.
     const retried = await retryExhaustedJobs(deps.rangeQueue, new Set(jobs.map(rangeJobId)))
     if (retried > 0) deps.logger.info({ msg: 'range jobs whose attempts ran out are queued again', jobs: retried })
+    const stale = await requeueContradictedJobs(deps.rangeQueue, new Map(jobs.map((job) => [rangeJobId(job), job])), indexedNow)
+    if (stale.length > 0) deps.logger.warn({ msg: staleMessage('range'), jobs: stale.length, first: stale[0] })
   }
   const left = [...planned.epochs, ...planned.ranges].sort((a, b) => (a.from < b.from ? -1 : 1))
   const firstGap = left[0]?.from

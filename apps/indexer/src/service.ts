@@ -1,6 +1,6 @@
 import type { BaseError } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import { type Db, registerNetwork } from '@uncle-rpc/db'
+import { type Db, getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db'
 import type { ConnectionOptions } from 'bullmq'
 import { Redis } from 'ioredis'
 import { ChainIdMismatchError } from './errors.js'
@@ -8,6 +8,7 @@ import type { IndexerMetrics } from './metrics.js'
 import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './networkRunner.js'
 import type { IndexerOptions } from './options.js'
 import { createProgress, formatEta } from './progress.js'
+import { createQueueOwner } from './queueOwner.js'
 
 export type IndexerDeps = {
   db: Db
@@ -65,6 +66,12 @@ export async function startIndexer(
 
   const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: 2 })
   redis.on('error', (error) => deps.logger.debug({ msg: 'redis (tip lease) connection error', error: error.message }))
+  const owner = createQueueOwner(redis, deps.prefix, () => getDatabaseIdentity(deps.db), deps.logger)
+  // Note: at start, so a queue left from an earlier database is cleared (and said) before any
+  // planning; when Redis cannot be asked yet, the first planning pass that can does it.
+  await owner.check().catch((error: unknown) =>
+    deps.logger.warn({ msg: 'could not check whose job queues these are yet (Redis or Postgres); will retry when planning', error: (error as Error).message }),
+  )
   let resolveDone: () => void = () => {}
   let rejectDone: (error: BaseError) => void = () => {}
   const done = new Promise<void>((resolve, reject) => {
@@ -84,7 +91,7 @@ export async function startIndexer(
   for (const [i, config] of networks.entries())
     runners.push(
       startNetworkRunner(
-        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, metrics: deps.metrics },
+        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, owner, metrics: deps.metrics },
         config,
         options,
         hooks,

@@ -2,6 +2,7 @@ import {
   countBlocks,
   countUncles,
   type Db,
+  readDatabaseIdentity,
   latestIndexedBlock,
   listEra1Refusals,
   listIndexedRanges,
@@ -9,10 +10,12 @@ import {
   reorgStats,
 } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue } from 'bullmq'
-import { era1QueueName, queueName } from './jobs.js'
+import { contradictedJobs } from './contradictedJobs.js'
+import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from './jobs.js'
 import { createProbe } from './networkRunner.js'
 import type { BlockRange } from './planRanges.js'
 import { formatEta } from './progress.js'
+import { ownerKey } from './queueOwner.js'
 import { formatProgress, indexedHeight } from './statusView.js'
 
 export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }
@@ -28,6 +31,16 @@ export type NetworkStatus = {
   gaps: { from: string; to: string }[]
   jobs: { waiting: number; active: number; delayed: number; failed: number } | { error: string }
   failed: FailedJob[]
+  /**
+   * Jobs the queue remembers as completed whose blocks the database does not hold: a running
+   * indexer queues them again at its next planning pass.
+   */
+  contradicted: { id: string; from: string; to: string }[]
+  /**
+   * Whose the job queues in Redis are: this database's, another database's of the same name (an
+   * indexer clears them when it starts), or untagged (made before queues named their database).
+   */
+  queueOwner: 'this database' | 'another database' | 'untagged' | null
   /** era1 files refused for failing verification (nothing of them is written). */
   era1Refused: { epoch: number; file: string; reason: string; at: string }[]
   /** Reorgs applied while following the head (replaced blocks stay stored, not canonical). */
@@ -92,7 +105,8 @@ async function queueStatus(
   connection: ConnectionOptions,
   prefix: string,
   network: string,
-): Promise<Pick<NetworkStatus, 'jobs' | 'failed'>> {
+  database: { indexed: readonly BlockRange[]; identity: string | null },
+): Promise<Pick<NetworkStatus, 'jobs' | 'failed' | 'contradicted' | 'queueOwner'>> {
   const queues = [queueName(network), era1QueueName(network)].map((name) => new Queue(name, { connection, prefix }))
   // Note: the failure reaches the caller through the awaited calls; BullMQ would also print it raw.
   for (const q of queues) q.on('error', () => undefined)
@@ -101,7 +115,15 @@ async function queueStatus(
     const counts: Record<string, number> = {}
     for (const c of all) for (const [k, v] of Object.entries(c)) counts[k] = (counts[k] ?? 0) + v
     const failedJobs = (await Promise.all(queues.map((q) => q.getFailed(0, 49)))).flat()
+    const [rangeQueue, epochQueue] = queues as [Queue, Queue]
+    const contradicted = [
+      ...(await contradictedJobs(rangeQueue, database.indexed, decodeRangeJob)),
+      ...(await contradictedJobs(epochQueue, database.indexed, decodeEpochJob)),
+    ]
+    const owner = await (await rangeQueue.getBackend().client).get(ownerKey(prefix))
     return {
+      contradicted: contradicted.map((job) => ({ id: job.id, from: job.from.toString(), to: job.to.toString() })),
+      queueOwner: owner === null ? 'untagged' : owner === database.identity ? 'this database' : 'another database',
       jobs: {
         waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
         active: counts.active ?? 0,
@@ -126,6 +148,7 @@ export async function collectStatus(
   networks: readonly StatusNetwork[] | undefined,
 ): Promise<NetworkStatus[]> {
   const known = await listNetworks(deps.db)
+  const identity = await readDatabaseIdentity(deps.db)
   const list: readonly StatusNetwork[] = networks ?? known.map((n) => ({ name: n.name, fromBlock: 0 }))
   return Promise.all(
     list.map(async (network) => {
@@ -135,9 +158,11 @@ export async function collectStatus(
       const height = indexedHeight(BigInt(fromBlock), ranges)
       const head = await nodeHead(network)
       const target = network.toBlock !== undefined ? BigInt(network.toBlock) : head
-      const jobs = await queueStatus(deps.connection, deps.prefix, name).catch((error: unknown) => ({
+      const jobs = await queueStatus(deps.connection, deps.prefix, name, { indexed: ranges, identity }).catch((error: unknown) => ({
         jobs: { error: `queue unavailable: ${error instanceof Error ? error.message : String(error)}` },
         failed: [],
+        contradicted: [],
+        queueOwner: null,
       }))
       const latest = await latestIndexedBlock(deps.db, { network: name })
       const reorgs = await reorgStats(deps.db, { network: name })
@@ -203,6 +228,14 @@ export function formatStatus(statuses: readonly NetworkStatus[]): string {
           ? '  reorgs: none'
           : `  reorgs: ${s.reorgs.count} (deepest ${s.reorgs.deepest}, ${s.reorgs.replacedBlocks} blocks replaced, last at ${s.reorgs.last})`,
       )
+      if (s.queueOwner === 'another database')
+        lines.push('  queue: made for another database of this name (dropped and created again?); an indexer clears it when it starts')
+      if (s.contradicted.length > 0) {
+        const shown = s.contradicted.slice(0, 8).map((j) => `${j.id} (${span(j)})`).join(', ')
+        lines.push(
+          `  contradicted: ${s.contradicted.length} completed jobs whose blocks the database does not hold: ${shown}${s.contradicted.length > 8 ? ' …' : ''}; a running indexer queues them again`,
+        )
+      }
       for (const r of s.era1Refused) lines.push(`  refused era1 file ${r.file} (epoch ${r.epoch}) at ${r.at}: ${r.reason}`)
       for (const f of s.failed)
         lines.push(`  failed job ${f.id} after ${f.attempts} attempts${f.failedAt ? ` at ${f.failedAt}` : ''}: ${f.reason}`)

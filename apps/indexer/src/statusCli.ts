@@ -9,7 +9,8 @@ const usage = `Usage: uncle-rpc status [--config <file>] [--json] [--watch [--in
 Prints each network's indexing progress and exits: a progress bar of the indexed height against
 the target (toBlock, else the node's head), blocks/s and ETA (measured over about a second), head
 lag (node head − latest indexed block), indexed ranges, gaps, block and uncle counts, queued and
-failed jobs (with the reason each failed), refused era1 files (epoch, file, what differed).
+failed jobs (with the reason each failed), refused era1 files (epoch, file, what differed), and
+jobs the database contradicts (completed in the queue, not held in the database).
 Without --config (or $UNCLE_RPC_CONFIG), every network found in the database is shown (no node
 to ask: no target, head lag or ETA).
 
@@ -20,7 +21,8 @@ Flags:
   --interval-ms <n>   refresh period with --watch (default 2000)
   -h, --help
 
-Exit code (without --watch): 3 when a network has failed jobs, gaps or refused era1 files.
+Exit code (without --watch): 3 when a network has failed jobs, gaps, refused era1 files, or
+completed jobs whose blocks the database does not hold.
 `
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -62,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
       const second = await look()
       const statuses = withRates(second.statuses, first.statuses, (second.at - first.at) / 1000)
       process.stdout.write(show(statuses))
-      return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0 || s.era1Refused.length > 0) ? 3 : 0
+      return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0 || s.era1Refused.length > 0 || s.contradicted.length > 0) ? 3 : 0
     }
     let stopped = false
     const stop = () => {

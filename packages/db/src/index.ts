@@ -37,6 +37,7 @@ export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queri
 export { copyBlocksWithUncles } from './queries/copyBlocks.js'
 export type { Era1Refusal } from './queries/era1Refusals.js'
 export { clearEra1Refusal, listEra1Refusals, recordEra1Refusal } from './queries/era1Refusals.js'
+export { getDatabaseIdentity, readDatabaseIdentity } from './queries/databaseIdentity.js'
 export type { TableChecksums } from './queries/checksums.js'
 export { tableChecksums } from './queries/checksums.js'
 export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
@@ -65,6 +66,7 @@ export {
   apiKeys,
   blocks,
   blocksHex,
+  databaseIdentity,
   era1Refusals,
   indexedRanges,
   maxAllowlistEntries,

@@ -35,6 +35,7 @@ describe('migrateDatabase', () => {
       'api_keys:r',
       'blocks:r',
       'blocks_hex:v',
+      'database_identity:r',
       'era1_refusals:r',
       'indexed_ranges:r',
       'networks:r',

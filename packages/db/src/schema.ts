@@ -14,6 +14,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core'
 import { bytea, byteaHexSql, uint256 } from './columns.js'
 
@@ -116,6 +117,21 @@ export const indexedRanges = pgTable(
     primaryKey({ columns: [t.network, t.fromBlock, t.toBlock] }),
     check('indexed_ranges_order_check', sql`${t.fromBlock} <= ${t.toBlock} and ${t.fromBlock} >= 0`),
   ],
+)
+
+/**
+ * This database's identity: one row, a random id made the first time an indexer asks for it.
+ * The indexer tags its Redis job queues with it, so a queue left from an earlier database of the
+ * same name (dropped and created again, or another server's) is recognised and not trusted.
+ */
+export const databaseIdentity = pgTable(
+  'database_identity',
+  {
+    only: boolean('only').primaryKey().default(true),
+    id: uuid('id').notNull().defaultRandom(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('database_identity_one_row_check', sql`${t.only}`)],
 )
 
 /**

@@ -1,26 +1,54 @@
 import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
 import { createDb, type Db } from './client.js'
 import { migrateDatabase } from './migrate.js'
 
-export type TestDatabase = { url: string; drop: () => Promise<void> }
+export type TestDatabase = {
+  url: string
+  /** Drops the database (if it exists) and deletes the Redis keys of its name (its job queues, rate limits). */
+  drop: () => Promise<void>
+  /** Drops only the database, as an operator would; its Redis keys stay. */
+  dropDatabase: () => Promise<void>
+}
 export type CreateTestDatabaseParameters = {
   /** false: only pick the unique name, so the code under test creates the database. Default true. */
   create?: boolean
 }
 
 /**
+ * Deletes the keys that processes using database `name` leave in Redis (`uncle-rpc:<name>:*`:
+ * job queues, the head lease, rate limits), on `$REDIS_URL` (default the local Redis).
+ */
+export async function deleteRedisKeysOf(name: string): Promise<void> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1, lazyConnect: true })
+  redis.on('error', () => undefined)
+  try {
+    await redis.connect()
+    let cursor = '0'
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `uncle-rpc:${name}:*`, 'COUNT', 1000)
+      cursor = next
+      if (keys.length > 0) await redis.unlink(...keys)
+    } while (cursor !== '0')
+  } finally {
+    redis.disconnect()
+  }
+}
+
+/**
  * A fresh, migrated database for one test file, named `uncle_rpc_test_<pid>_<random>`, on the server
  * of `$TEST_DATABASE_URL` (default the local `postgres://postgres@127.0.0.1:5432/postgres`).
- * `drop()` removes it (if it exists), closing any connections still open. Use in beforeAll / afterAll.
+ * `drop()` removes it (if it exists), closing any connections still open, and the Redis keys of
+ * its name. Use in beforeAll / afterAll.
  */
 export async function createTestDatabase({ create = true }: CreateTestDatabaseParameters = {}): Promise<TestDatabase> {
   const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   const name = `uncle_rpc_test_${process.pid}_${randomBytes(4).toString('hex')}`
   const url = new URL(base)
   url.pathname = `/${name}`
-  const drop = async () => {
+  const dropDatabase = async () => {
     const admin = new URL(base)
     admin.pathname = '/postgres'
     const client = new pg.Client({ connectionString: admin.toString() })
@@ -31,6 +59,10 @@ export async function createTestDatabase({ create = true }: CreateTestDatabasePa
       await client.end()
     }
   }
+  const drop = async () => {
+    await dropDatabase()
+    await deleteRedisKeysOf(name)
+  }
   if (create) {
     try {
       await migrateDatabase({ url: url.toString() })
@@ -40,7 +72,7 @@ export async function createTestDatabase({ create = true }: CreateTestDatabasePa
       throw error
     }
   }
-  return { url: url.toString(), drop }
+  return { url: url.toString(), drop, dropDatabase }
 }
 
 export type OpenTestDatabase = { url: string; db: Db; /** Closes the pool and drops the database. */ close: () => Promise<void> }

@@ -72,4 +72,40 @@ describe('npm start', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     await expect(fetch(`${url}/health`)).rejects.toThrow()
   }, 180_000)
+
+  test('error: the database dropped between two starts: the second start indexes it again, and its curl answers an uncle', async () => {
+    const fresh = await createTestDatabase({ create: false })
+    try {
+      for (const run of ['first', 'after the database was dropped']) {
+        const child = spawn('script', ['-qfec', 'npm start -- --port 0 --node-port 0 --dashboard-port 0', '/dev/null'], {
+          cwd: repositoryRoot,
+          env: { ...process.env, DATABASE_URL: fresh.url, LOG_LEVEL: 'info', LOG_FORMAT: '' },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
+        let out = ''
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString()
+        })
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        try {
+          const deadline = Date.now() + 120_000
+          while (!/--data '.*' http:\/\/\S+$/m.test(plain(out)) && Date.now() < deadline && child.exitCode === null)
+            await new Promise((resolve) => setTimeout(resolve, 200))
+          const curl = /curl -s -X POST -H 'Content-Type: application\/json' --data '(.*)' (http:\/\/\S+)$/m.exec(plain(out))
+          expect(curl, `${run} start printed no curl: ${plain(out).slice(-3000)}`).not.toBeNull()
+          const [, body = '', url = ''] = curl as RegExpExecArray
+          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          const uncle = headerFromRpc(((await response.json()) as { result: Record<string, unknown> | null }).result)
+          expect(hashHeader(uncle)).toBe(uncle.hash)
+        } finally {
+          child.stdin.write('\x03')
+          await exited
+        }
+        // Note: the database only, as a newcomer starting over does; the queues in Redis stay.
+        await fresh.dropDatabase()
+      }
+    } finally {
+      await fresh.drop()
+    }
+  }, 300_000)
 })
