@@ -14,6 +14,8 @@ export type RpcArgs = {
   workers: number
   dbPool: number
   cacheEntries: number
+  /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
+  nullFilter: boolean
   limits: RpcLimits
   /** Per-key rate limits in Redis (REDIS_URL); false: none. */
   rateLimits: boolean
@@ -48,6 +50,9 @@ Flags:
   --db-pool <n>                    Postgres connections per process; default 10
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
+  --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
+                                   ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
+                                   unknown hash is answered null without a database read; default on
 Limits:
   --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
   --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
@@ -102,6 +107,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'workers',
     'db-pool',
     'cache-entries',
+    'null-filter',
     'max-body-bytes',
     'max-batch-size',
     'max-ws-message-bytes',
@@ -129,6 +135,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
   if (values.help) return 'help'
   const rateLimits = values['rate-limits'] ?? 'on'
   if (rateLimits !== 'on' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be on or off, got "${rateLimits}"`)
+  const nullFilter = values['null-filter'] ?? 'on'
+  if (nullFilter !== 'on' && nullFilter !== 'off') throw new UsageError(`--null-filter must be on or off, got "${nullFilter}"`)
   const port = integer('port', values.port, 0, defaultPort)
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`)
   const metricsPort = values['metrics-port'] === undefined ? undefined : integer('metrics-port', values['metrics-port'], 0, 0)
@@ -140,6 +148,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     workers: integer('workers', values.workers, 1, 1),
     dbPool: integer('db-pool', values['db-pool'], 1, 10),
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
+    nullFilter: nullFilter === 'on',
     limits: {
       maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 1, defaultLimits.maxBodyBytes),
       maxBatchSize: integer('max-batch-size', values['max-batch-size'], 1, defaultLimits.maxBatchSize),

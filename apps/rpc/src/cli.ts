@@ -4,6 +4,7 @@ import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
+import { createUncleFilter } from './methods/uncleFilter.js'
 import { createRpcServer } from './server.js'
 
 function untilSignal(): Promise<string> {
@@ -141,7 +142,13 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
   }
   try {
     const rpc = createRpcServer(
-      { db: database.db, logger, reads: replicas, metrics },
+      {
+        db: database.db,
+        logger,
+        reads: replicas,
+        metrics,
+        uncleFilter: args.nullFilter ? createUncleFilter({ url: env.DATABASE_URL, networks: config.networks.map((n) => n.name), logger }) : undefined,
+      },
       {
         networks: config.networks,
         limits: args.limits,

@@ -21,6 +21,7 @@ import { createReadiness } from './transport/readiness.js'
 import { createDbKeyStore } from './access/keyStore.js'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
+import type { UncleFilter } from './methods/uncleFilter.js'
 import { attachWebSocket } from './transport/ws.js'
 
 export type RpcServerDeps = {
@@ -38,6 +39,8 @@ export type RpcServerDeps = {
   usageStore?: UsageStore | undefined
   /** Prometheus metrics (metrics.ts); absent = off. */
   metrics?: RpcMetrics | undefined
+  /** Blocks with uncles held in memory: unknown hashes answered null without a read. Started by listen(), stopped by close(). Absent = every miss is read. */
+  uncleFilter?: UncleFilter | undefined
 }
 
 export type RpcServerOptions = {
@@ -107,6 +110,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     latest: heads.latest,
     deadlineMs: options.dbDeadlineMs,
     onLocalFailure,
+    absent: deps.uncleFilter?.absent,
   })
   const handler = createJsonRpcHandler<MethodContext>({
     methods,
@@ -187,6 +191,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     limiter,
     partners,
     async listen(port, host) {
+      // Note: not current within its wait (a slow or down database): misses are read until it is.
+      await deps.uncleFilter?.start()
       await auth.refresh()
       if (limiter !== undefined && !(await limiter.ready(2000)))
         logger.error({ msg: 'rate limiting: Redis not reachable at start; per-process limits until it is' })
@@ -222,6 +228,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       // Note: http's close as well, for its timeout timer (the listening socket is closed already).
       server.close(() => undefined)
       await auth.stop()
+      await deps.uncleFilter?.stop()
       await usage.stop()
       await limiter?.close()
     },

@@ -59,6 +59,7 @@ export {
 export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
 export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
+export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './queries/uncleBlocks.js'
 export type { ApiKeyPlan } from './schema.js'
 export {
   accounts,

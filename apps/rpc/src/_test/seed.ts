@@ -1,5 +1,5 @@
 import { type Hex, headerFromRpc, uncleSize } from '@uncle-rpc/chain'
-import { type Db, insertBlocksWithUncles, registerNetwork } from '@uncle-rpc/db'
+import { type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
 import { readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 
 // Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.
@@ -11,7 +11,10 @@ export const paramCases = 'derived/geth_param_validation_cases.json'
 
 type FixtureBlock = { header: unknown; totalDifficulty: Hex; uncles: unknown[] }
 
-/** Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191 (or of 0..maxBlock). */
+/**
+ * Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191
+ * (or of 0..maxBlock), with the notification the indexer's writer sends (the rpc's null filter follows it).
+ */
 export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 8191): Promise<{ blocks: number; uncles: number }> {
   await registerNetwork(db, { name: network, chainId: 1n })
   const fixture = readFixtureJson<{ blocks: FixtureBlock[] }>(mainnetBlocksFixture)
@@ -24,7 +27,11 @@ export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 
       return { ...uncle, size: uncleSize(uncle) }
     }),
   }))
-  return insertBlocksWithUncles(db, { network, blocks })
+  return db.transaction(async (tx) => {
+    const written = await insertBlocksWithUncles(tx, { network, blocks })
+    await notifyRangeIndexed(tx, { network, from: 0n, to: BigInt(maxBlock) })
+    return written
+  })
 }
 
 /** One derived line: where the uncle is and geth's result for it. */

@@ -40,7 +40,7 @@ export type StartTestServerOptions = {
   cacheEntries?: number
   confirmations?: number
   limits?: Partial<RpcLimits>
-  networks?: { name: string; confirmations: number }[]
+  networks?: { name: string; confirmations: number; chainId?: number }[]
 }
 
 /** Starts the RPC server on 127.0.0.1:0 over `db`; logs go nowhere below `fatal`. */
@@ -49,7 +49,7 @@ export async function startTestServer(db: Db, options: StartTestServerOptions = 
   const rpc = createRpcServer(
     { db, logger },
     {
-      networks: options.networks ?? [{ name: 'mainnet', confirmations: options.confirmations ?? 0 }],
+      networks: options.networks ?? [{ name: 'mainnet', chainId: 1, confirmations: options.confirmations ?? 0 }],
       cacheEntries: options.cacheEntries,
       limits: options.limits,
       // Note: these tests are about answers, not the index-unavailable deadline (failover tests

@@ -18,6 +18,8 @@ export type UncleMethodDeps = {
   deadlineMs?: number | undefined
   /** Told about every failed or late database read (the caller rate-limits its logging). */
   onLocalFailure?: ((error: unknown) => void) | undefined
+  /** True when a block certainly has no uncles indexed (uncleFilter.ts): answered null without a read. */
+  absent?: ((network: string, blockHash: Hex) => boolean) | undefined
 }
 
 export const defaultDeadlineMs = 250
@@ -37,7 +39,7 @@ export function serializeUncle(uncle: HashedHeader & { size: number }): string {
  * IndexUnavailableError; with a `forward` policy, it and a null for an unindexed block are recorded for the partner.
  */
 export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
-  const { findUncle, blockKnown, cache, latest, deadlineMs = defaultDeadlineMs, onLocalFailure } = deps
+  const { findUncle, blockKnown, cache, latest, deadlineMs = defaultDeadlineMs, onLocalFailure, absent } = deps
   const withDeadline = createDeadline(deadlineMs)
   const gate = createReadGate({ cooldownMs: Math.max(1000, 4 * deadlineMs) })
   const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
@@ -106,7 +108,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   }
 
   // Note: not async: a cached answer is returned as a value (the dispatcher then answers without a promise).
-  return (params: unknown, context: MethodContext): RawJson | Promise<RawJson | null> => {
+  return (params: unknown, context: MethodContext): RawJson | null | Promise<RawJson | null> => {
     let blockHash: Hex
     let index: bigint
     try {
@@ -121,6 +123,9 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     const key = answerKey(context.network.name, blockHash, index)
     const cached = cache.get(key)
     if (cached !== undefined) return rawJson(cached)
+    if (absent?.(context.network.name, blockHash) === true)
+      // Note: a value, not a promise, unless the call may be forwarded (checkNull then asks whether the block is indexed).
+      return context.failover?.kind === 'forward' && blockKnown !== undefined ? checkNull(context, blockHash, index) : null
     return read(context, key, blockHash, index, stored)
   }
 }

@@ -1,4 +1,5 @@
 import type { JsonRpcMethods } from '@uncle-rpc/jsonrpc'
+import { ethChainId, netVersion } from './chainId.js'
 import type { MethodContext } from './context.js'
 import { createGetUncleByBlockHashAndIndex, type UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
 
@@ -6,5 +7,7 @@ import { createGetUncleByBlockHashAndIndex, type UncleMethodDeps } from './eth_g
 export function createMethods(deps: UncleMethodDeps): JsonRpcMethods<MethodContext> {
   return {
     eth_getUncleByBlockHashAndIndex: createGetUncleByBlockHashAndIndex(deps),
+    eth_chainId: ethChainId,
+    net_version: netVersion,
   }
 }

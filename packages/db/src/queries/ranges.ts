@@ -1,16 +1,19 @@
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { indexedRanges } from '../schema.js'
+import { notifyRangeIndexed } from './uncleBlocks.js'
 
 /** A closed interval of block numbers, `from <= to`. */
 export type BlockRange = { from: bigint; to: bigint }
 
 /**
- * Records that every block of `[from, to]` (and its uncles) is written. Call it in the
- * transaction that wrote them, so a range is never marked without its rows. Idempotent.
+ * Records that every block of `[from, to]` (and its uncles) is written, and notifies listeners of
+ * rangeIndexedChannel (delivered at commit). Call it in the transaction that wrote them, so a
+ * range is never marked without its rows. Idempotent.
  */
 export async function markRangeIndexed(db: DbOrTx, { network, from, to }: BlockRange & { network: string }): Promise<void> {
   await db.insert(indexedRanges).values({ network, fromBlock: from, toBlock: to }).onConflictDoNothing()
+  await notifyRangeIndexed(db, { network, from, to })
 }
 
 /**
