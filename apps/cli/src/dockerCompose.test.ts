@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseNetworksConfig } from '@uncle-rpc/config'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
@@ -20,6 +20,7 @@ describe('docker-compose.yml', () => {
   test('behavior: Prometheus scrapes the metrics ports the rpc and indexer serve; Grafana gets its files; images pinned', () => {
     for (const name of ['prometheus', 'grafana']) expect(compose.services[name]?.image).toMatch(/:v?\d+\.\d+\.\d+$/)
     const scrape = parse(readFileSync(join(repositoryRoot, 'docker/prometheus/prometheus.yml'), 'utf8')) as {
+      rule_files: string[]
       scrape_configs: { dns_sd_configs: { names: string[]; port: number }[] }[]
     }
     const targets = scrape.scrape_configs.flatMap((c) => c.dns_sd_configs.map((d) => [d.names[0], d.port] as const))
@@ -32,6 +33,17 @@ describe('docker-compose.yml', () => {
     for (const name of ['prometheus', 'grafana'])
       for (const volume of compose.services[name]?.volumes ?? [])
         if (volume.startsWith('./')) expect(existsSync(join(repositoryRoot, volume.split(':')[0]!))).toBe(true)
+  })
+
+  test('behavior: Prometheus loads the alert rules mounted beside its config', () => {
+    const config = parse(readFileSync(join(repositoryRoot, 'docker/prometheus/prometheus.yml'), 'utf8')) as { rule_files: string[] }
+    const volumes = compose.services.prometheus?.volumes ?? []
+    const configPath = volumes.find((v) => v.startsWith('./docker/prometheus/prometheus.yml:'))!.split(':')[1]!
+    for (const file of config.rule_files) {
+      const mounted = join(dirname(configPath), file)
+      expect(volumes).toContain(`./docker/prometheus/${file}:${mounted}:ro`)
+    }
+    expect(config.rule_files).toEqual(['alerts.yml'])
   })
 
   test.each(appServices.map(([name, s]) => [name, s.command ?? []] as const))('behavior: %s runs a real command with real flags', async (_name, command) => {
