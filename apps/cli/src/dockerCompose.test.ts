@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseNetworksConfig } from '@uncle-rpc/config'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
@@ -8,18 +8,19 @@ import { commands } from './commands.js'
 
 // docker-compose.yml is for users (no Docker engine runs here): keep it in step with the CLI.
 
-type Service = { command?: string[]; image?: string; environment?: Record<string, string>; volumes?: string[] }
+type Service = { command?: string[]; image?: string; environment?: Record<string, string>; volumes?: string[]; ports?: string[] }
 const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> }
 const appServices = Object.entries(compose.services).filter(([, s]) => s.image === 'uncle-rpc:local')
 
 describe('docker-compose.yml', () => {
   test('default: runs the same parts as `npm start`', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'grafana', 'indexer', 'migrate', 'postgres', 'prometheus', 'redis', 'rpc', 'sample-node'])
+    expect(Object.keys(compose.services).sort()).toEqual(['dashboard', 'grafana', 'haproxy', 'indexer', 'migrate', 'postgres', 'prometheus', 'redis', 'rpc', 'sample-node'])
   })
 
   test('behavior: Prometheus scrapes the metrics ports the rpc and indexer serve; Grafana gets its files; images pinned', () => {
-    for (const name of ['prometheus', 'grafana']) expect(compose.services[name]?.image).toMatch(/:v?\d+\.\d+\.\d+$/)
+    for (const name of ['prometheus', 'grafana', 'haproxy']) expect(compose.services[name]?.image).toMatch(/:v?\d+\.\d+\.\d+$/)
     const scrape = parse(readFileSync(join(repositoryRoot, 'docker/prometheus/prometheus.yml'), 'utf8')) as {
+      rule_files: string[]
       scrape_configs: { dns_sd_configs: { names: string[]; port: number }[] }[]
     }
     const targets = scrape.scrape_configs.flatMap((c) => c.dns_sd_configs.map((d) => [d.names[0], d.port] as const))
@@ -29,9 +30,34 @@ describe('docker-compose.yml', () => {
       expect(command[command.indexOf('--metrics-host') + 1]).toBe('0.0.0.0')
     }
     expect(targets.map(([service]) => service).sort()).toEqual(['indexer', 'rpc'])
-    for (const name of ['prometheus', 'grafana'])
+    for (const name of ['prometheus', 'grafana', 'haproxy'])
       for (const volume of compose.services[name]?.volumes ?? [])
         if (volume.startsWith('./')) expect(existsSync(join(repositoryRoot, volume.split(':')[0]!))).toBe(true)
+  })
+
+  test('behavior: Prometheus loads the alert rules mounted beside its config', () => {
+    const config = parse(readFileSync(join(repositoryRoot, 'docker/prometheus/prometheus.yml'), 'utf8')) as { rule_files: string[] }
+    const volumes = compose.services.prometheus?.volumes ?? []
+    const configPath = volumes.find((v) => v.startsWith('./docker/prometheus/prometheus.yml:'))!.split(':')[1]!
+    for (const file of config.rule_files) {
+      const mounted = join(dirname(configPath), file)
+      expect(volumes).toContain(`./docker/prometheus/${file}:${mounted}:ro`)
+    }
+    expect(config.rule_files).toEqual(['alerts.yml'])
+  })
+
+  test('behavior: haproxy is the one entry to every rpc of --scale rpc=N, health-checked on the admin port', () => {
+    const rpc = compose.services.rpc?.command ?? []
+    const flag = (name: string) => rpc[rpc.indexOf(name) + 1]
+    // A published port on rpc would stop --scale rpc=2 (two containers cannot bind one host port).
+    expect(compose.services.rpc?.ports).toBeUndefined()
+    expect(compose.services.haproxy?.ports).toContain(`${flag('--port')}:${flag('--port')}`)
+    expect(compose.services.haproxy?.volumes).toContain('./docker/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro')
+    const cfg = readFileSync(join(repositoryRoot, 'docker/haproxy/haproxy.cfg'), 'utf8')
+    expect(cfg).toContain(`bind :${flag('--port')}\n`)
+    expect([...cfg.matchAll(/^ {2}server-template rpc \d+ (\S+)$/gm)].map((m) => m[1])).toEqual([`rpc:${flag('--port')}`, `rpc:${flag('--port')}`])
+    expect([...cfg.matchAll(/ check port (\d+) /g)].map((m) => m[1])).toEqual([flag('--metrics-port'), flag('--metrics-port')])
+    expect(cfg).toContain('http-check send meth GET uri /ready\n')
   })
 
   test.each(appServices.map(([name, s]) => [name, s.command ?? []] as const))('behavior: %s runs a real command with real flags', async (_name, command) => {

@@ -1,3 +1,4 @@
+import { BaseError } from '@uncle-rpc/chain'
 import type { Db } from '@uncle-rpc/db'
 import { listIndexedRanges } from '@uncle-rpc/db'
 import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metrics'
@@ -34,11 +35,30 @@ export type IndexerMetrics = {
   retried(network: string, entries: number): void
   /** A range or era1 file whose blocks failed verification. */
   verificationFailed(network: string): void
+  /** A job that failed for good: refused, or out of attempts (it waits in the failed set for the next planning pass). */
+  jobFailed(network: string): void
   /** Binds the gauges to the database, the queues and the networks; close() releases the queues. */
   watch(sources: IndexerMetricSources): { close(): Promise<void> }
 }
 
 const jobStates = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const
+/** How long a scrape waits for Redis (job counts, ping) before reporting it unreachable; Prometheus' own timeout here is 5 s. */
+export const redisScrapeTimeoutMs = 1000
+
+class RedisTimeoutError extends BaseError {
+  constructor() {
+    super(`Redis did not answer within ${redisScrapeTimeoutMs} ms`, { name: 'RedisTimeoutError' })
+  }
+}
+/** `promise`, or a rejection once Redis took longer than a scrape can wait (a down Redis queues commands for a long time). */
+function withinScrape<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeoutError()), redisScrapeTimeoutMs)
+  })
+  // Note: the losing promise settles later; its rejection is handled by race, its value dropped.
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
 
 /** The highest block below which everything from `fromBlock` is indexed (fromBlock − 1 when nothing is). */
 export async function contiguousHeight(db: Db, network: string, fromBlock: number): Promise<bigint> {
@@ -65,6 +85,12 @@ export function createIndexerMetrics(): IndexerMetrics {
   const verification = new Counter({
     name: 'uncle_rpc_indexer_verification_failures_total',
     help: 'Ranges or era1 files whose blocks failed verification (hash, uncles, accumulator)',
+    labelNames: ['network'] as const,
+    registers,
+  })
+  const failedJobs = new Counter({
+    name: 'uncle_rpc_indexer_jobs_failed_total',
+    help: 'Jobs that failed for good in this process: refused (verification, the node refusing the request) or out of attempts',
     labelNames: ['network'] as const,
     registers,
   })
@@ -123,7 +149,13 @@ export function createIndexerMetrics(): IndexerMetrics {
     async collect() {
       if (sources === undefined) return
       for (const n of sources.networks()) {
-        const counts = await Promise.all(queuesOf(sources, n.name).map((q) => q.getJobCounts(...jobStates, 'prioritized')))
+        const queued = queuesOf(sources, n.name)
+        // Note: without Redis the series are left out (not stale, not a failed scrape); uncle_rpc_indexer_redis_up says why.
+        const counts = await withinScrape(Promise.all(queued.map((q) => q.getJobCounts(...jobStates, 'prioritized')))).catch(() => undefined)
+        if (counts === undefined) {
+          for (const state of jobStates) this.remove({ network: n.name, state })
+          continue
+        }
         for (const state of jobStates) {
           const extra = state === 'waiting' ? 'prioritized' : undefined
           this.set({ network: n.name, state }, counts.reduce((sum, c) => sum + (c[state] ?? 0) + (extra ? (c[extra] ?? 0) : 0), 0))
@@ -166,8 +198,27 @@ export function createIndexerMetrics(): IndexerMetrics {
     }),
     retried: (network, entries) => upstream.inc({ network, outcome: 'retried' }, entries),
     verificationFailed: (network) => verification.inc({ network }),
+    jobFailed: (network) => failedJobs.inc({ network }),
     watch(next) {
       sources = next
+      // Note: registered once there is a Redis to ask; an unlabelled gauge always has a sample, and a 0 before would be a false alert.
+      if (registry.getSingleMetric('uncle_rpc_indexer_redis_up') === undefined)
+        new Gauge({
+          name: 'uncle_rpc_indexer_redis_up',
+          help: `Whether Redis (the job queues, the head lease) answered a command within ${redisScrapeTimeoutMs} ms at this scrape`,
+          aggregator: 'min',
+          registers,
+          async collect() {
+            const first = sources?.networks()[0]
+            if (sources === undefined || first === undefined) return
+            const queue = queuesOf(sources, first.name)[0]!
+            const answered = await withinScrape(queue.getJobCounts('waiting')).then(
+              () => true,
+              () => false,
+            )
+            this.set(answered ? 1 : 0)
+          },
+        })
       return {
         async close() {
           sources = undefined

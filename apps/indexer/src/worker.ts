@@ -102,5 +102,9 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
     maxStalledCount: 100,
   })
   worker.on('error', (error) => logger.error({ msg: 'worker error', error: error.message }))
+  // Note: 'failed' comes after every failed attempt; only the last one (or a refusal) counts.
+  worker.on('failed', (job, error) => {
+    if (job !== undefined && (error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1))) deps.metrics?.jobFailed(options.network)
+  })
   return worker
 }

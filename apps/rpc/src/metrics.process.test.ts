@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
-import { type CliProcess, describeWithFixtures, spawnCli } from '@uncle-rpc/testing'
+import { type CliProcess, createTcpProxy, describeWithFixtures, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from './_test/seed.js'
 import { createTestEnv, openWs, post, type TestEnv } from './_test/server.js'
@@ -21,8 +21,8 @@ async function scrape(url: string): Promise<Sample[]> {
   return parseMetrics(await res.text())
 }
 
-function startRpc(args: string[], databaseUrl: string): { rpc: CliProcess; base: Promise<string>; metrics: Promise<string> } {
-  const rpc = spawnCli(['rpc', '--port', '0', '--metrics-port', '0', ...args], { env: { DATABASE_URL: databaseUrl } })
+function startRpc(args: string[], databaseUrl: string, env: Record<string, string> = {}): { rpc: CliProcess; base: Promise<string>; metrics: Promise<string> } {
+  const rpc = spawnCli(['rpc', '--port', '0', '--metrics-port', '0', ...args], { env: { DATABASE_URL: databaseUrl, ...env } })
   const base = rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000).then((m) => m[1]!)
   const metrics = rpc.waitFor(/rpc metrics on (http:\/\/\S+)/, 60_000).then((m) => m[1]!)
   return { rpc, base, metrics }
@@ -130,8 +130,31 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       expect(found(after) - found(before)).toBe(8)
       expect(sumSamples(after, 'uncle_rpc_partner_circuit_open', { network: 'mainnet' })).toBe(0)
       expect(after.some((s) => s.name === 'process_resident_memory_bytes')).toBe(true)
+      // Rate limits off: no Redis, so no Redis gauge to alert on.
+      expect(after.some((s) => s.name === 'uncle_rpc_redis_up')).toBe(false)
     } finally {
       expect(await rpc.stop()).toBe(0)
+    }
+  })
+
+  test('behavior: uncle_rpc_redis_up is 0 while Redis is unreachable and 1 again once it answers', async () => {
+    const proxy = await createTcpProxy({ host: '127.0.0.1', port: 6379 })
+    const { rpc, metrics } = startRpc(['--config', config], env.database.url, { REDIS_URL: `redis://127.0.0.1:${proxy.port}` })
+    try {
+      const redisUp = async () => sumSamples(await scrape(await metrics), 'uncle_rpc_redis_up')
+      /** Scrapes until the gauge reads `want` (the client notices a cut connection on its own). */
+      const until = async (want: number) => {
+        for (let i = 0; i < 200 && (await redisUp()) !== want; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+        return redisUp()
+      }
+      expect(await until(1)).toBe(1)
+      await proxy.cut()
+      expect(await until(0)).toBe(0)
+      await proxy.restore()
+      expect(await until(1)).toBe(1)
+    } finally {
+      expect(await rpc.stop()).toBe(0)
+      await proxy.close()
     }
   })
 })

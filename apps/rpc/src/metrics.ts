@@ -1,4 +1,5 @@
 import { BoundCounter, BoundHistogram, Counter, createRegistry, Gauge, type CounterSeries, type HistogramSeries, type Registry } from '@uncle-rpc/metrics'
+import type { ReplicaState } from '@uncle-rpc/db'
 import type { Tally } from '@uncle-rpc/jsonrpc'
 import type { AnswerCache } from './methods/cache.js'
 import type { BreakerState } from './failover/breaker.js'
@@ -14,6 +15,10 @@ export type RpcMetricSources = {
   partners: ReadonlyMap<string, { readonly state: BreakerState }>
   wsConnections: () => number
   cacheEntries: () => number
+  /** Whether Redis answers and rate limits are shared; absent when rate limits are off. */
+  redisShared?: (() => boolean) | undefined
+  /** The read replicas' states; absent when none are configured. */
+  replicas?: (() => readonly ReplicaState[]) | undefined
 }
 
 /**
@@ -122,6 +127,28 @@ export function createRpcMetrics(): RpcMetrics {
       this.set(sources.cacheEntries())
     },
   })
+  new Gauge({
+    name: 'uncle_rpc_db_replica_usable',
+    help: 'Whether a read replica (DATABASE_READ_URL) answers and lags no more than --replica-max-lag-ms (1) or is skipped (0)',
+    labelNames: ['replica'] as const,
+    aggregator: 'min',
+    registers,
+    collect() {
+      this.reset()
+      for (const r of sources.replicas?.() ?? []) this.set({ replica: r.name }, r.usable ? 1 : 0)
+    },
+  })
+  new Gauge({
+    name: 'uncle_rpc_db_replica_lag_seconds',
+    help: 'Replication lag of a read replica at its last probe; absent while it does not answer',
+    labelNames: ['replica'] as const,
+    aggregator: 'max',
+    registers,
+    collect() {
+      this.reset()
+      for (const r of sources.replicas?.() ?? []) if (r.lagMs !== null) this.set({ replica: r.name }, r.lagMs / 1000)
+    },
+  })
   const hit = lookups.labels({ result: 'hit' })
   const miss = lookups.labels({ result: 'miss' })
 
@@ -187,6 +214,18 @@ export function createRpcMetrics(): RpcMetrics {
     }),
     watch(next) {
       sources = next
+      // Note: registered only with rate limits on; an unlabelled gauge always has a sample, and a
+      // constant 0 or 1 without Redis in use would be a false alert or a false all-clear.
+      if (next.redisShared !== undefined && registry.getSingleMetric('uncle_rpc_redis_up') === undefined)
+        new Gauge({
+          name: 'uncle_rpc_redis_up',
+          help: 'Whether Redis answers and per-key limits are shared (1) or failing open to per-process limits (0); absent when rate limits are off',
+          aggregator: 'min',
+          registers,
+          collect() {
+            this.set(sources.redisShared?.() === true ? 1 : 0)
+          },
+        })
     },
   }
 }

@@ -10,6 +10,7 @@ import {
   startPostgresServer,
   startStreamingReplica,
 } from '@uncle-rpc/testing'
+import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
@@ -32,6 +33,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
   let replicaDb: { db: Db; close: () => Promise<void> }
   let rpc: CliProcess
   let base: string
+  let metricsUrl: string
   let key: string
   const uncles = derivedUncles()
   const at = (block: number) => uncles.find((u) => u.blockNumber >= block)!
@@ -49,6 +51,12 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
       await sleep(50)
     }
   }
+  /** The replica gauges of one scrape (the alert rules read them). */
+  const gauges = async () => {
+    const samples: Sample[] = parseMetrics(await (await fetch(metricsUrl)).text())
+    const one = (name: string) => samples.find((s) => s.name === name && s.labels['replica']?.endsWith('/uncle_rpc'))?.value
+    return { usable: one('uncle_rpc_db_replica_usable'), lagSeconds: one('uncle_rpc_db_replica_lag_seconds') }
+  }
 
   beforeAll(async () => {
     primary = await startPostgresServer()
@@ -61,10 +69,11 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     replicaDb = createDb({ url: replica.url('uncle_rpc'), max: 1 })
     const config = join(tmpdir(), `uncle-rpc-replicas-${process.pid}.json`)
     writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:9/', confirmations: 0 }] }))
-    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--cache-entries', '0', '--rate-limits', 'off', '--db-deadline-ms', '5000', '--replica-max-lag-ms', String(maxLagMs)], {
+    rpc = spawnCli(['rpc', '--config', config, '--port', '0', '--cache-entries', '0', '--rate-limits', 'off', '--db-deadline-ms', '5000', '--replica-max-lag-ms', String(maxLagMs), '--metrics-port', '0'], {
       env: { DATABASE_URL: url, DATABASE_READ_URL: replica.url('uncle_rpc'), LOG_LEVEL: 'info' },
     })
     base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1]!
+    metricsUrl = (await rpc.waitFor(/rpc metrics on (http:\/\/\S+)/, 60_000))[1]!
   }, 120_000)
 
   afterAll(async () => {
@@ -76,6 +85,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
 
   test('default: answers come from the replica; a lagging one is skipped, and used again once it caught up', async () => {
     expect(await ask(at(100))).toBe('found')
+    expect((await gauges()).usable).toBe(1)
     await replicaDb.db.execute(sql`select pg_wal_replay_pause()`)
     await seedMainnetUncles(primaryDb.db, 'mainnet', 4999)
     const late = at(3000)
@@ -84,6 +94,9 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     // Past the bound it is skipped: the primary answers.
     expect(await until(late, 'found')).toBe('found')
     expect(rpc.stdout() + rpc.stderr()).toContain('read replica skipped')
+    const lagging = await gauges()
+    expect(lagging.usable).toBe(0)
+    expect(lagging.lagSeconds).toBeGreaterThan(maxLagMs / 1000)
 
     await replicaDb.db.execute(sql`select pg_wal_replay_resume()`)
     // An idle primary (nothing written for several bounds) must not make the replica look late.
@@ -93,6 +106,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     expect(await ask(at(5000))).toBe('null')
     await replicaDb.db.execute(sql`select pg_wal_replay_resume()`)
     expect(await until(at(5000), 'found')).toBe('found')
+    expect((await gauges()).usable).toBe(1)
   })
 
   test('behavior: the replica stopped under load: every request is answered, then by the primary', async () => {
@@ -111,6 +125,8 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     expect(outcomes.length).toBeGreaterThan(400)
     expect(outcomes.filter((o) => o !== 'found')).toEqual([])
     expect(await ask(at(7000))).toBe('found')
+    // Not answering: unusable, and no lag to report.
+    expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined })
     await replica.restart()
   })
 })

@@ -164,7 +164,13 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
   const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
-  metrics?.watch({ partners, wsConnections: ws.connections, cacheEntries: () => cache.size })
+  metrics?.watch({
+    partners,
+    wsConnections: ws.connections,
+    cacheEntries: () => cache.size,
+    redisShared: limiter && (() => limiter.shared),
+    replicas,
+  })
   finishApp(app, logger)
   let closing = false
   const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing })
