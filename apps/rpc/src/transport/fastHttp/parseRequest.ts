@@ -1,0 +1,151 @@
+// The strict HTTP/1.1 subset the fast path answers itself: a JSON-RPC POST with one
+// Content-Length and nothing else to interpret. Any request outside the subset (another method or
+// path, chunked bodies, upgrades, Expect, obs-fold, bare CR or LF, duplicate or odd headers,
+// oversized heads) is handed to node:http with the bytes already read, so for those clients
+// nothing changes; node:http (llhttp) also answers every malformed request, so the fast path
+// never answers 400 itself. Pure: bytes in, a verdict out.
+
+/** What the fast path needs of a request it answers; the body is `bytes[bodyStart, end)`. */
+export type FastRequest = {
+  /** The path's network segment (`/<network>/v3/<key>`), else undefined (the Host decides). */
+  network: string | undefined
+  key: string
+  host: string
+  contentType: string | undefined
+  origin: string | undefined
+  userAgent: string | undefined
+  authorization: string | undefined
+  enableFailover: string | undefined
+  /** False when the client sent `Connection: close`. */
+  keepAlive: boolean
+  bodyStart: number
+  end: number
+}
+
+/** The head is not all there yet, and what is there may still be a fast request. */
+export const incomplete = 'incomplete'
+/** Not for the fast path: node:http takes the connection from here, with every byte read. */
+export const handOff = 'handOff'
+
+export type ParseLimits = {
+  /** The head (request line and headers) must end within this many bytes. */
+  maxHeadBytes: number
+  /** Most header lines. */
+  maxHeaders: number
+  /** Largest Content-Length answered here; a larger body is node:http's (it answers 413). */
+  maxBodyBytes: number
+}
+
+const prefix = Buffer.from('POST /', 'latin1')
+const headEnd = Buffer.from('\r\n\r\n', 'latin1')
+// Note: one segment of a key or a network name: no '%' (no decoding), '?', '#' or '/'.
+const pathPattern = /^POST \/(?:([A-Za-z0-9._~-]{1,64})\/)?v3\/([A-Za-z0-9_-]{1,128}) HTTP\/1\.1$/
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+// Note: tab and printable ASCII only (no obs-text, NUL or other controls); CR and LF are checked as line ends.
+const headChars = /^[\t\x20-\x7e\r\n]*$/
+const digits = /^[0-9]{1,15}$/
+
+/** Whether a head not ended yet may still be one this parser reads: no bare LF or CR, no byte outside the head's set. */
+function mayBeHead(buffer: Buffer): boolean {
+  const text = buffer.latin1Slice(0, buffer.length)
+  if (!headChars.test(text)) return false
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) if (text.charCodeAt(at - 1) !== 13) return false
+  for (let at = text.indexOf('\r'); at !== -1 && at + 1 < text.length; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 10) return false
+  return true
+}
+
+/**
+ * Reads the request at the start of `bytes`: the request's fields once its head is complete,
+ * `incomplete` while it may still become one, `handOff` as soon as it cannot.
+ */
+export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastRequest | typeof incomplete | typeof handOff {
+  const length = bytes.length
+  for (let i = 0; i < prefix.length && i < length; i++) if (bytes[i] !== prefix[i]) return handOff
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const end = buffer.indexOf(headEnd, 0)
+  if (end === -1) return length >= limits.maxHeadBytes || !mayBeHead(buffer) ? handOff : incomplete
+  if (end + 4 > limits.maxHeadBytes) return handOff
+  const head = buffer.latin1Slice(0, end)
+  if (!headChars.test(head)) return handOff
+  const lines = head.split('\r\n')
+  if (lines.length - 1 > limits.maxHeaders) return handOff
+  const requestLine = pathPattern.exec(lines[0] as string)
+  if (requestLine === null) return handOff
+
+  let contentLength: string | undefined
+  let host: string | undefined
+  let contentType: string | undefined
+  let origin: string | undefined
+  let userAgent: string | undefined
+  let authorization: string | undefined
+  let enableFailover: string | undefined
+  let connection: string | undefined
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string
+    // Note: a CR or LF inside a line is bare (the split took the CRLFs); obs-fold starts with SP or HTAB.
+    if (line.includes('\r') || line.includes('\n')) return handOff
+    const colon = line.indexOf(':')
+    if (colon <= 0) return handOff
+    const name = line.slice(0, colon)
+    if (!token.test(name)) return handOff
+    const value = line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, '')
+    switch (name.toLowerCase()) {
+      case 'content-length':
+        if (contentLength !== undefined) return handOff
+        contentLength = value
+        break
+      case 'host':
+        if (host !== undefined) return handOff
+        host = value
+        break
+      case 'content-type':
+        if (contentType !== undefined) return handOff
+        contentType = value
+        break
+      case 'origin':
+        if (origin !== undefined) return handOff
+        origin = value
+        break
+      case 'user-agent':
+        if (userAgent !== undefined) return handOff
+        userAgent = value
+        break
+      case 'authorization':
+        if (authorization !== undefined) return handOff
+        authorization = value
+        break
+      case 'enable-failover':
+        if (enableFailover !== undefined) return handOff
+        enableFailover = value
+        break
+      case 'connection':
+        if (connection !== undefined) return handOff
+        connection = value.toLowerCase()
+        break
+      case 'transfer-encoding':
+      case 'upgrade':
+      case 'expect':
+      case 'http2-settings':
+        return handOff
+    }
+  }
+  // Note: node:http refuses an HTTP/1.1 request without Host (requireHostHeader).
+  if (host === undefined || contentLength === undefined || !digits.test(contentLength)) return handOff
+  if (connection !== undefined && connection !== 'keep-alive' && connection !== 'close') return handOff
+  const bodyLength = Number(contentLength)
+  if (bodyLength > limits.maxBodyBytes) return handOff
+  const bodyStart = end + 4
+  return {
+    network: requestLine[1],
+    key: requestLine[2] as string,
+    host,
+    contentType,
+    origin,
+    userAgent,
+    authorization,
+    enableFailover,
+    keepAlive: connection !== 'close',
+    bodyStart,
+    end: bodyStart + bodyLength,
+  }
+}
