@@ -60,7 +60,9 @@ export function createReadiness({ heads, limiter, partners, replicas, logger }: 
       logger.warn({ msg: 'readiness check failed', error: (error as Error).message })
       postgres = 'down'
       degraded.push('postgres')
-      reasons.push(`postgres: ${(error as Error).message}`)
+      // Note: drizzle's message is the failed SQL; the driver's error (refused, timed out) is its cause.
+      const cause = (error as Error).cause
+      reasons.push(`postgres: ${cause instanceof Error ? cause.message : (error as Error).message}`)
     }
     const redis = limiter === undefined ? 'off' : limiter.shared ? 'ok' : 'down'
     if (redis === 'down') {
