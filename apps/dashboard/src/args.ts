@@ -1,9 +1,12 @@
-import { parseFlags, UsageError } from '@uncle-rpc/config'
+import { type DbTimeoutFlags, dbTimeoutFlagNames, dbTimeoutsUsage, parseDbTimeoutFlags, parseFlags, UsageError } from '@uncle-rpc/config'
 import type { SignupMode } from './api/context.js'
 import type { SecureCookies } from './auth/sessions.js'
 
 /** `uncle-rpc dashboard` flags, parsed. */
-export type DashboardArgs = { port: number; host: string; signup: SignupMode; rpcUrl: string; secureCookies: SecureCookies }
+export type DashboardArgs = { port: number; host: string; signup: SignupMode; rpcUrl: string; secureCookies: SecureCookies; db: DbTimeoutFlags }
+
+/** Postgres bounds of the dashboard: its heaviest statement is a usage series over a few months. */
+export const defaultDashboardDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 10_000, queryTimeoutMs: 12_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
 
 export const defaultDashboardPort = 8547
 
@@ -25,6 +28,7 @@ Flags:
   --secure-cookies auto|always|never
                          Secure flag of the session cookie; auto (default): when the request came
                          over https (X-Forwarded-Proto from a proxy on loopback counts)
+${dbTimeoutsUsage(defaultDashboardDbTimeouts)}
   -h, --help
 
 Prints "dashboard listening on http://HOST:PORT" once ready. Environment: DATABASE_URL, LOG_LEVEL.
@@ -38,6 +42,7 @@ export function parseDashboardArgs(argv: string[]): DashboardArgs | 'help' {
     signup: { type: 'string', default: 'invite' },
     'rpc-url': { type: 'string', default: 'http://127.0.0.1:8545' },
     'secure-cookies': { type: 'string', default: 'auto' },
+    ...Object.fromEntries(dbTimeoutFlagNames.map((f) => [f, { type: 'string' as const }])),
   })
   if (values.help) return 'help'
   const port = Number(values.port)
@@ -48,5 +53,5 @@ export function parseDashboardArgs(argv: string[]): DashboardArgs | 'help' {
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(rpcUrl)) throw new UsageError(`--rpc-url must be an http(s) URL, got "${rpcUrl}"`)
   const secureCookies = String(values['secure-cookies'])
   if (!['auto', 'always', 'never'].includes(secureCookies)) throw new UsageError(`--secure-cookies must be auto, always or never, got "${secureCookies}"`)
-  return { port, host: String(values.host), signup, rpcUrl: rpcUrl.replace(/\/+$/, ''), secureCookies: secureCookies as SecureCookies }
+  return { port, host: String(values.host), signup, rpcUrl: rpcUrl.replace(/\/+$/, ''), secureCookies: secureCookies as SecureCookies, db: parseDbTimeoutFlags(values, defaultDashboardDbTimeouts) }
 }

@@ -16,7 +16,7 @@ export function run(argv: string[]): Promise<number | undefined> {
 }
 
 async function serve(args: DashboardArgs, { env, logger }: CommandContext): Promise<number> {
-  const database = createDb({ url: env.DATABASE_URL, max: 4, logger })
+  const database = createDb({ url: env.DATABASE_URL, max: 4, logger, timeouts: args.db })
   try {
     const dashboard = createDashboardServer({ db: database.db, logger }, { signup: args.signup, rpcUrl: args.rpcUrl, secureCookies: args.secureCookies })
     const address = await dashboard.listen(args.port, args.host)

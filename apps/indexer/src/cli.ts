@@ -1,10 +1,24 @@
-import { type CommandContext, demoNetworksConfig, integerFlag, parseFlags, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
+import {
+  type CommandContext,
+  type DbTimeoutFlags,
+  dbTimeoutFlagNames,
+  dbTimeoutsUsage,
+  demoNetworksConfig,
+  integerFlag,
+  parseDbTimeoutFlags,
+  parseFlags,
+  resolveNetworksConfig,
+  runCommand,
+} from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
 import { queuePrefix } from './jobs.js'
 import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'
+
+/** Postgres bounds of the indexer: its largest statements (an epoch's COPY, range compaction) take seconds. */
+export const defaultIndexerDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 60_000, queryTimeoutMs: 65_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 
@@ -36,6 +50,7 @@ Flags:
                          (default ${defaultIndexerOptions.era1VerifyThreads})
   --keep-era1            keep era1 files downloaded from a mirror after indexing them
   --exit-when-done       exit once every network with a toBlock is fully indexed
+${dbTimeoutsUsage(defaultIndexerDbTimeouts)}
 ${metricsUsage}
   -h, --help
 
@@ -45,7 +60,12 @@ Run \`uncle-rpc migrate\` first.
 `
 
 /** `uncle-rpc indexer` flags, parsed. */
-export type IndexerArgs = { config: string | undefined; options: IndexerOptions; metricsListen: { port: number; host: string } | undefined }
+export type IndexerArgs = {
+  config: string | undefined
+  options: IndexerOptions
+  db: DbTimeoutFlags
+  metricsListen: { port: number; host: string } | undefined
+}
 
 /** The indexer's options from its flags; 'help' for -h/--help. Throws UsageError. */
 export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
@@ -63,6 +83,7 @@ export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
     'keep-era1': { type: 'boolean', default: false },
     'metrics-port': { type: 'string' },
     'metrics-host': { type: 'string', default: '127.0.0.1' },
+    ...Object.fromEntries(dbTimeoutFlagNames.map((f) => [f, { type: 'string' as const }])),
   })
   if (values.help) return 'help'
   const metricsPort = values['metrics-port'] as string | undefined
@@ -83,6 +104,7 @@ export function parseIndexerArgs(argv: string[]): IndexerArgs | 'help' {
       era1VerifyThreads: integerFlag('era1-verify-threads', values['era1-verify-threads'] as string | undefined, 0, d.era1VerifyThreads, 16),
       keepEra1: values['keep-era1'] === true,
     },
+    db: parseDbTimeoutFlags(values, defaultIndexerDbTimeouts),
     metricsListen:
       metricsPort === undefined ? undefined : { port: integerFlag('metrics-port', metricsPort, 0, 0, 65535), host: values['metrics-host'] as string },
   }
@@ -93,10 +115,10 @@ export function run(argv: string[]): Promise<number | undefined> {
   return runCommand(argv, { name: 'indexer', usage, parse: parseIndexerArgs, run: index })
 }
 
-async function index({ config: configPath, options, metricsListen }: IndexerArgs, { env, logger }: CommandContext): Promise<number> {
+async function index({ config: configPath, options, db, metricsListen }: IndexerArgs, { env, logger }: CommandContext): Promise<number> {
   const config = resolveNetworksConfig(env, configPath)
   const metrics = metricsListen === undefined ? undefined : createIndexerMetrics()
-  const database = createDb({ url: env.DATABASE_URL, logger })
+  const database = createDb({ url: env.DATABASE_URL, logger, timeouts: db })
   let metricsServer: MetricsServer | undefined
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })

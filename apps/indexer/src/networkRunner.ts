@@ -258,7 +258,13 @@ export function startNetworkRunner(
       const lock = createTipLock(deps.redis, {
         key: `${deps.prefix}:tip:${config.name}`,
         ttlMs: options.tipLockTtlMs,
-        onLost: () => logger.warn({ msg: 'lost the tip lease; another process follows the head now' }),
+        onLost: (reason) =>
+          logger.warn({
+            msg:
+              reason === 'taken'
+                ? 'lost the tip lease: another process holds it and follows the head now'
+                : 'lost the tip lease: Redis did not answer for longer than the lease; taking it again once it does',
+          }),
       })
       tip = startTipFollower(
         { db: deps.db, upstream: tipUpstream, logger, lock, progress: deps.progress },

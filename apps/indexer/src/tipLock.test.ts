@@ -52,4 +52,34 @@ describe('createTipLock', () => {
     expect(await redis.get(k)).toBe('someone else')
     await redis.del(k)
   })
+
+  test('behavior: a lone holder whose event loop was busy past the lease keeps it (nobody else took it)', async () => {
+    const k = key()
+    const reasons: string[] = []
+    const a = createTipLock(redis, { key: k, ttlMs: 300, onLost: (reason) => reasons.push(reason) })
+    expect(await a.acquire()).toBe(true)
+    // A busy event loop: no renewal runs while the lease expires in Redis.
+    const until = Date.now() + 700
+    while (Date.now() < until) {
+      // busy
+    }
+    expect(await redis.exists(k)).toBe(0)
+    await sleep(250)
+    expect(reasons).toEqual([])
+    expect(a.held).toBe(true)
+    expect(await redis.pttl(k)).toBeGreaterThan(0)
+    await a.release()
+    expect(await redis.exists(k)).toBe(0)
+  })
+
+  test('behavior: a lease another process took is reported as taken', async () => {
+    const k = key()
+    const reasons: string[] = []
+    const a = createTipLock(redis, { key: k, ttlMs: 300, onLost: (reason) => reasons.push(reason) })
+    expect(await a.acquire()).toBe(true)
+    await redis.set(k, 'someone else')
+    await sleep(250)
+    expect(reasons).toEqual(['taken'])
+    await redis.del(k)
+  })
 })

@@ -15,16 +15,25 @@ export type TipLock = {
   readonly held: boolean
 }
 
-// Note: renew and release only touch the key while it still holds our token.
-const renewScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`
+// Note: renew and release only touch the key while it still holds our token. Renewing a lease
+// that expired while no one else took it takes it again (2): a holder whose event loop was busy
+// past the lease (so the renewal timer fired late) does not lose it to nobody. Only a lease that
+// another process holds is lost (0).
+const renewScript = `local v = redis.call('get', KEYS[1])
+if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
+return 0`
 const releaseScript = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`
 
 export type CreateTipLockParameters = {
   key: string
   /** Lease length; renewed every third of it. */
   ttlMs: number
-  /** Called once when a held lease is lost (expired, or Redis unreachable past the lease). */
-  onLost?: () => void
+  /**
+   * Called once when a held lease is lost: `taken` (another process holds it now) or `unreachable`
+   * (Redis did not answer for longer than the lease, so another may hold it).
+   */
+  onLost?: (reason: 'taken' | 'unreachable') => void
 }
 
 export function createTipLock(redis: Redis, { key, ttlMs, onLost }: CreateTipLockParameters): TipLock {
@@ -34,22 +43,22 @@ export function createTipLock(redis: Redis, { key, ttlMs, onLost }: CreateTipLoc
   let renewedAt = 0
   let timer: NodeJS.Timeout | undefined
 
-  const lose = () => {
+  const lose = (reason: 'taken' | 'unreachable') => {
     if (!held) return
     held = false
     clearInterval(timer)
     timer = undefined
-    onLost?.()
+    onLost?.(reason)
   }
 
   const renew = async () => {
     try {
-      const ok = await redis.eval(renewScript, 1, key, token, String(ttlMs))
-      if (ok === 1) renewedAt = Date.now()
-      else lose()
+      const result = await redis.eval(renewScript, 1, key, token, String(ttlMs))
+      if (result === 0) lose('taken')
+      else renewedAt = Date.now()
     } catch {
       // Note: Redis unreachable: the lease may still be ours until it would have expired.
-      if (Date.now() - renewedAt >= ttlMs) lose()
+      if (Date.now() - renewedAt >= ttlMs) lose('unreachable')
     }
   }
 

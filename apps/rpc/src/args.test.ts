@@ -20,6 +20,9 @@ describe('parseRpcArgs', () => {
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
       usageFlushMs: 500,
       replicaMaxLagMs: 1000,
+      db: { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 2000, keepAliveMs: 10_000 },
+      keyLookupTimeoutMs: 1000,
+      readyTimeoutMs: 1000,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })
@@ -32,6 +35,8 @@ describe('parseRpcArgs', () => {
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
         ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000'],
+        ['--db-statement-timeout-ms', '3000', '--db-query-timeout-ms', '4000', '--db-connect-timeout-ms', '500', '--db-keepalive-ms', '0'],
+        ['--key-lookup-timeout-ms', '700', '--ready-timeout-ms', '800'],
       ].flat(),
     )
     expect(args).toEqual({
@@ -60,6 +65,9 @@ describe('parseRpcArgs', () => {
       partner: { timeoutMs: 300, failureThreshold: 2, cooldownMs: 400 },
       usageFlushMs: 250,
       replicaMaxLagMs: 2000,
+      db: { statementTimeoutMs: 3000, queryTimeoutMs: 4000, connectTimeoutMs: 500, keepAliveMs: 0 },
+      keyLookupTimeoutMs: 700,
+      readyTimeoutMs: 800,
     })
   })
 

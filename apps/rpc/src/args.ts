@@ -1,10 +1,11 @@
-import { integerFlag, parseFlags, UsageError } from '@uncle-rpc/config'
+import { type DbTimeoutFlags, dbTimeoutFlagNames, dbTimeoutsUsage, integerFlag, parseDbTimeoutFlags, parseFlags, UsageError } from '@uncle-rpc/config'
 import { type MetricsListen, metricsUsage } from '@uncle-rpc/metrics'
 import { defaultCacheEntries } from './methods/cache.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './failover/partner.js'
 import { defaultUsageFlushMs } from './access/usage.js'
+import { defaultKeyLookupTimeoutMs } from './access/auth.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -24,11 +25,19 @@ export type RpcArgs = {
   partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
   usageFlushMs: number
   replicaMaxLagMs: number
-  /** Where to serve GET /metrics; undefined = metrics off. */
+  /** Bounds of every Postgres connection (primary and replicas). */
+  db: DbTimeoutFlags
+  keyLookupTimeoutMs: number
+  readyTimeoutMs: number
+  /** Where to serve GET /metrics, /health and /ready (full detail); undefined = no admin port. */
   metrics: MetricsListen | undefined
 }
 
 export const defaultPort = 8545
+
+/** Postgres bounds of the rpc: statements of ours take milliseconds; a hung server is given up on in seconds. */
+export const defaultRpcDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 2000, keepAliveMs: 10_000 }
+export const defaultReadyTimeoutMs = 1000
 
 export const usage = `Usage: uncle-rpc rpc [--config <file>] [--port <p>] [--host <addr>] [flags]
 
@@ -37,7 +46,8 @@ Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
              POST /<network>/v3/<API_KEY>
   WebSocket  /ws/v3/<API_KEY>, /<network>/ws/v3/<API_KEY>
   GET /health (process up), GET /ready (200 when Postgres, Redis and the partners answer and a
-  network is indexed; the body lists each check and what is degraded)
+  network is indexed, else 503; the body names what is degraded: postgres, index, redis,
+  partner:<network>, replicas; details only on the admin port, --metrics-port)
 A Host without a network label (an IP address, "localhost") means the only network when one is served.
 Create keys with \`uncle-rpc keys create --plan core\`.
 
@@ -85,12 +95,17 @@ Failover (growth and custom plans; networks[].partnerUrl in the config):
 Read replicas (DATABASE_READ_URL, comma-separated; usage and keys stay on DATABASE_URL):
   --replica-max-lag-ms <n>         a replica further behind the primary than this (or not answering)
                                    is skipped until it catches up; none left → the primary; default 1000
+${dbTimeoutsUsage(defaultRpcDbTimeouts)}
+  --key-lookup-timeout-ms <n>      longest wait for a key not in memory; past it (or when the lookup
+                                   fails) 503 with Retry-After, never a false 401; default ${defaultKeyLookupTimeoutMs}
+  --ready-timeout-ms <n>           longest wait for /ready's database read; past it 503 "postgres"; default ${defaultReadyTimeoutMs}
 ${metricsUsage}
                                    (with --workers, the primary serves the sum of its workers)
   -h, --help
 
 Errors: unknown network → 404, missing key → 401 "project id required in the url", unknown or
-revoked key → 401 "invalid project id", Content-Type not application/json → 415; all with a
+revoked key → 401 "invalid project id", a key that cannot be checked now (database unavailable)
+→ 503 -32603 with Retry-After (WebSocket: the upgrade is refused the same way), Content-Type not application/json → 415; all with a
 JSON-RPC error body. Answers carry no trailing newline (a partner's answer is passed on as it
 came, marked X-Failover: partner).
 Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
@@ -128,6 +143,9 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'replica-max-lag-ms',
     'metrics-port',
     'metrics-host',
+    'key-lookup-timeout-ms',
+    'ready-timeout-ms',
+    ...dbTimeoutFlagNames,
   ] as const
   const values = parseFlags(argv, Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }]))) as Partial<
     Record<(typeof flags)[number], string>
@@ -176,6 +194,9 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     },
     usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, defaultUsageFlushMs),
     replicaMaxLagMs: integer('replica-max-lag-ms', values['replica-max-lag-ms'], 1, 1000),
+    db: parseDbTimeoutFlags(values, defaultRpcDbTimeouts),
+    keyLookupTimeoutMs: integer('key-lookup-timeout-ms', values['key-lookup-timeout-ms'], 1, defaultKeyLookupTimeoutMs),
+    readyTimeoutMs: integer('ready-timeout-ms', values['ready-timeout-ms'], 1, defaultReadyTimeoutMs),
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: values['metrics-host'] ?? '127.0.0.1' },
   }
 }

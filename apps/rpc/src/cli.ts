@@ -1,11 +1,13 @@
 import cluster, { type Worker } from 'node:cluster'
 import { type CommandContext, type Logger, type NetworksConfig, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
-import { aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
+import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
 import { createUncleFilter } from './methods/uncleFilter.js'
 import { createRpcServer } from './server.js'
+import { adminReadyBody, type ReadinessReport } from './transport/readiness.js'
+import { answerReadinessRequests, askWorkersReadiness } from './workerReadiness.js'
 
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -33,13 +35,18 @@ export function redisPrefix(databaseUrl: string): string {
   return `uncle-rpc:${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'}`
 }
 
-/** Serves GET /metrics when --metrics-port is given and prints its URL on stdout. */
-async function metricsEndpoint(args: RpcArgs, logger: Logger, source: () => MetricsSource): Promise<MetricsServer | undefined> {
+/** Serves the admin port (GET /metrics, /health, /ready) when --metrics-port is given and prints its URL on stdout. */
+async function metricsEndpoint(args: RpcArgs, logger: Logger, source: () => MetricsSource, ready: AdminReady): Promise<MetricsServer | undefined> {
   if (args.metrics === undefined) return undefined
-  const server = await serveMetrics({ source: source(), onError: (error) => logger.error({ msg: 'collecting metrics failed', error: (error as Error).message }) }, args.metrics)
+  const server = await serveMetrics(
+    { source: source(), ready, onError: (error) => logger.error({ msg: 'admin port: collecting metrics or readiness failed', error: (error as Error).message }) },
+    args.metrics,
+  )
   process.stdout.write(`rpc metrics on ${server.url}\n`)
   return server
 }
+
+const adminReady = (report: ReadinessReport) => ({ ready: report.ready, body: adminReadyBody(report) })
 
 /**
  * Back-off before replacing a worker: none for one that served at least `stableMs`, else doubling
@@ -74,7 +81,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
       process.stdout.write(listeningLine(args, address.port, config))
     }
   })
-  const metricsServer = await metricsEndpoint(args, logger, aggregateWorkers)
+  const metricsServer = await metricsEndpoint(args, logger, aggregateWorkers, () => askWorkersReadiness([...listening], args.readyTimeoutMs + 1000))
 
   const fork = () => {
     const startedAt = Date.now()
@@ -94,7 +101,10 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
       }
       quickDeaths = Date.now() - startedAt < stableMs ? quickDeaths + 1 : 0
       const delayMs = restartDelayMs(quickDeaths)
-      logger.error({ msg: 'an rpc worker died; starting a new one', worker_pid: worker.process.pid, code, signal, restart_in_ms: delayMs })
+      const entry = { worker_pid: worker.process.pid, code, signal, restart_in_ms: delayMs }
+      // Note: exit code 0 is a clean stop (a SIGTERM sent to the worker itself), not a crash.
+      if (code === 0) logger.warn({ msg: 'an rpc worker stopped cleanly; starting a new one', ...entry })
+      else logger.error({ msg: 'an rpc worker died; starting a new one', ...entry })
       const timer = setTimeout(() => {
         timers.delete(timer)
         if (!stopping) fork()
@@ -133,11 +143,18 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
   const metrics = args.metrics === undefined ? undefined : createRpcMetrics()
   // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
   if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
-  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger })
+  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger, timeouts: args.db })
   let metricsServer: MetricsServer | undefined
   let replicas: ReadReplicas | undefined
   if (env.DATABASE_READ_URL.length > 0) {
-    replicas = createReadReplicas({ primary: database.db, urls: env.DATABASE_READ_URL, maxLagMs: args.replicaMaxLagMs, poolSize: args.dbPool, logger })
+    replicas = createReadReplicas({
+      primary: database.db,
+      urls: env.DATABASE_READ_URL,
+      maxLagMs: args.replicaMaxLagMs,
+      poolSize: args.dbPool,
+      timeouts: args.db,
+      logger,
+    })
     await replicas.probe()
   }
   try {
@@ -159,10 +176,14 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         dbDeadlineMs: args.dbDeadlineMs,
         partner: args.partner,
         usageFlushMs: args.usageFlushMs,
+        keyLookupTimeoutMs: args.keyLookupTimeoutMs,
+        readyTimeoutMs: args.readyTimeoutMs,
       },
     )
+    if (cluster.isWorker) answerReadinessRequests(rpc.readiness)
     const address = await rpc.listen(args.port, args.host)
-    if (metrics !== undefined && cluster.isPrimary) metricsServer = await metricsEndpoint(args, logger, () => metrics.registry)
+    if (metrics !== undefined && cluster.isPrimary)
+      metricsServer = await metricsEndpoint(args, logger, () => metrics.registry, async () => adminReady(await rpc.readiness()))
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))
     logger.info({ msg: 'rpc listening', port: address.port, host: args.host, networks: config.networks.map((n) => n.name) })
     const signal = await signalled

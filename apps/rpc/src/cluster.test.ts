@@ -48,4 +48,20 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc --workers', ()
     expect(code, rpc.cli.stderr().slice(-3000)).toBe(0)
     rpc = undefined
   }, 60_000)
+
+  test('behavior: a worker stopped by its own SIGTERM (exit 0) is replaced and logged as a clean stop, not an error', async () => {
+    rpc = await startRpcProcess(env.database.url, ['--workers', '2', '--rate-limits', 'off'])
+    const workers = childPids(rpc.pid)
+    expect(workers).toHaveLength(2)
+    process.kill(workers[0]!, 'SIGTERM')
+    await rpc.cli.waitFor(/a new rpc worker is serving/, 30_000)
+    const exitLine = rpc.cli
+      .stderr()
+      .split('\n')
+      .find((line) => line.includes(`"worker_pid":${workers[0]}`) && line.includes('starting a new one'))
+    expect(exitLine).toBeDefined()
+    expect(JSON.parse(exitLine!)).toMatchObject({ level: 40, msg: 'an rpc worker stopped cleanly; starting a new one', code: 0 })
+    expect(await rpc.cli.stop('SIGTERM')).toBe(0)
+    rpc = undefined
+  }, 60_000)
 })

@@ -20,3 +20,10 @@ export class RedisUnavailableError extends BaseError {
     super(`Redis connection ${status}`, { name: 'RedisUnavailableError' })
   }
 }
+
+/** A dependency call (a key lookup, a readiness check) did not finish within its deadline. */
+export class DeadlineError extends BaseError {
+  constructor(what: string, ms: number) {
+    super(`${what}: no answer within ${ms} ms`, { name: 'DeadlineError' })
+  }
+}

@@ -106,11 +106,17 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
 
       const ready = await fetch(`${await base}/ready`)
       expect(ready.status).toBe(200)
-      expect(await ready.json()).toEqual({
+      expect(await ready.json()).toEqual({ status: 'ready' })
+      const adminReady = await fetch((await metrics).replace('/metrics', '/ready'))
+      expect(adminReady.status).toBe(200)
+      expect(await adminReady.json()).toEqual({
         status: 'ready',
+        degraded: [],
         networks: { mainnet: '8187' },
         checks: { postgres: 'ok', redis: 'ok', partners: { mainnet: 'closed' } },
+        reasons: [],
       })
+      expect((await fetch((await metrics).replace('/metrics', '/health'))).status).toBe(200)
       expect((await fetch((await metrics).replace('/metrics', '/other'))).status).toBe(404)
     } finally {
       expect(await rpc.stop()).toBe(0)

@@ -17,7 +17,7 @@ import { createMethods } from './methods/index.js'
 import { createNetworkResolver, type ServedNetwork } from './transport/network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './failover/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
-import { createReadiness } from './transport/readiness.js'
+import { createReadiness, type Readiness } from './transport/readiness.js'
 import { createDbKeyStore } from './access/keyStore.js'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
@@ -59,6 +59,10 @@ export type RpcServerOptions = {
   partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
   /** How often usage is written to usage_daily and usage_hourly. Default 500 ms (usage.ts: what a crash may lose). */
   usageFlushMs?: number | undefined
+  /** Longest wait for a key not in memory; past it 503 + Retry-After (auth.ts). Default 1 s. */
+  keyLookupTimeoutMs?: number | undefined
+  /** Longest wait for the readiness check's database read (and the heads refresh). Default 1 s. */
+  readyTimeoutMs?: number | undefined
 }
 
 export type RpcServer = {
@@ -68,6 +72,8 @@ export type RpcServer = {
   heads: HeadTracker
   usage: UsageRecorder
   limiter: RateLimiter | undefined
+  /** The readiness checks (public /ready shows what is degraded; the admin port shows everything). */
+  readiness: Readiness
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
@@ -90,8 +96,11 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const networkNames = options.networks.map((n) => n.name)
   const resolver = createNetworkResolver(options.networks)
   const cache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
-  const heads = createHeadTracker({ db, logger }, { networks: networkNames, intervalMs: options.headsIntervalMs })
-  const auth = createAuth({ store: deps.keyStore ?? createDbKeyStore(db), logger }, options.auth)
+  const heads = createHeadTracker({ db, logger }, { networks: networkNames, intervalMs: options.headsIntervalMs, deadlineMs: options.readyTimeoutMs })
+  const auth = createAuth(
+    { store: deps.keyStore ?? createDbKeyStore(db), logger },
+    { lookupTimeoutMs: options.keyLookupTimeoutMs, ...options.auth },
+  )
   let localFailures = 0
   let lastFailureLog = 0
   // Note: one line per 10 s at most while the database fails, not one per request.
@@ -195,6 +204,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     heads,
     usage,
     limiter,
+    readiness,
     partners,
     async listen(port, host) {
       // Note: not current within its wait (a slow or down database): misses are read until it is.

@@ -9,3 +9,5 @@ export { defaultConfirmations, loadNetworksConfig, parseNetworksConfig } from '.
 export { demoChainId, demoNetworksConfig, demoSampleNodeUrl, resolveNetworksConfig } from './demoConfig.js'
 export type { CommandContext, FlagValues, RunCommandParameters } from './cli.js'
 export { integerFlag, parseFlags, runCommand, UsageError } from './cli.js'
+export type { DbTimeoutFlags } from './dbFlags.js'
+export { dbTimeoutFlagNames, dbTimeoutsUsage, parseDbTimeoutFlags } from './dbFlags.js'

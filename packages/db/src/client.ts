@@ -11,6 +11,28 @@ export type DbOrTx = Db | Tx
 /** The little logging the db package does; a pino logger fits. */
 export type DbLogger = { info: (obj: object) => void; warn: (obj: object) => void }
 
+/**
+ * Time bounds of every connection of a pool (0 turns one off). node-postgres sets none by default,
+ * so a hung server (a stopped process, a half-open connection) would hold a caller forever.
+ */
+export type DbTimeouts = {
+  /** Server side (`statement_timeout`): Postgres cancels a statement running longer; the connection stays usable. */
+  statementTimeoutMs: number
+  /**
+   * Client side (`query_timeout`): a query with no answer this long fails and its connection is
+   * destroyed (the server may still be running it). Keep it above statementTimeoutMs, so that a
+   * slow but live server cancels first.
+   */
+  queryTimeoutMs: number
+  /** Connecting, and waiting for a free connection of a full pool. */
+  connectTimeoutMs: number
+  /** TCP keep-alive: first probe after this much idle time (finds dead peers of idle connections). */
+  keepAliveMs: number
+}
+
+/** Bounds for a pool that is given none: long enough for any statement of ours, short enough to never hang. */
+export const defaultDbTimeouts: DbTimeouts = { statementTimeoutMs: 30_000, queryTimeoutMs: 35_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
+
 export type CreateDbParameters = {
   /** postgres:// connection string. */
   url: string
@@ -18,17 +40,63 @@ export type CreateDbParameters = {
   max?: number
   /** Receives errors of idle pooled connections (the pool drops them and reconnects). */
   logger?: DbLogger
-  /** Give up connecting after this long (a server that does not answer). Default: no limit. */
-  connectionTimeoutMs?: number
+  /** Default {@link defaultDbTimeouts}, field by field. */
+  timeouts?: Partial<DbTimeouts> | undefined
 }
 
 export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<void> }
 
+/** node-postgres's error for a query that hit query_timeout. */
+export const queryTimeoutMessage = 'Query read timeout'
+
+/**
+ * Destroys the connection of a client whose query hit query_timeout. node-postgres only reports
+ * the error: the query stays active on the connection, which never takes another one (node-postgres
+ * #3399), yet a client checked out with pool.connect() (drizzle's transactions) goes back to the
+ * pool on release() and the next caller hangs on it. Once ended, release() drops it instead
+ * (pool.query already releases a failed client with its error, which drops it too).
+ */
+function destroyOnQueryTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  const onError = (error: unknown) => {
+    // Note: end() destroys the socket at once when a query is active, and marks the client as ending,
+    // so its closing is no 'error' event (which would crash a checked-out client with no listener).
+    if ((error as Error | undefined)?.message === queryTimeoutMessage) client.end(() => undefined)
+  }
+  ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args[args.length - 1]
+    if (typeof last === 'function') {
+      args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
+        // Note: the callback may release the client; it must be destroyed before that.
+        if (error) onError(error)
+        return (last as (...a: unknown[]) => unknown)(error, ...rest)
+      }
+      return query(...args)
+    }
+    const result = query(...args)
+    if (result instanceof Promise)
+      return result.catch((error: unknown) => {
+        onError(error)
+        throw error
+      })
+    return result
+  }
+}
+
 /** Opens a pool on `url` (connections are made lazily, on first query) and wraps it in drizzle. */
-export function createDb({ url, max = 10, logger, connectionTimeoutMs }: CreateDbParameters): CreateDbReturnType {
-  const pool = new pg.Pool({ connectionString: url, max, ...(connectionTimeoutMs ? { connectionTimeoutMillis: connectionTimeoutMs } : {}) })
+export function createDb({ url, max = 10, logger, timeouts }: CreateDbParameters): CreateDbReturnType {
+  const t = { ...defaultDbTimeouts, ...timeouts }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(t.statementTimeoutMs > 0 ? { statement_timeout: t.statementTimeoutMs } : {}),
+    ...(t.queryTimeoutMs > 0 ? { query_timeout: t.queryTimeoutMs } : {}),
+    ...(t.connectTimeoutMs > 0 ? { connectionTimeoutMillis: t.connectTimeoutMs } : {}),
+    ...(t.keepAliveMs > 0 ? { keepAlive: true, keepAliveInitialDelayMillis: t.keepAliveMs } : {}),
+  })
   // Note: without a listener, an idle connection dropped by the server crashes the process.
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
+  if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
   const db = drizzle({ client: pool })
   let closed: Promise<void> | undefined
   return {

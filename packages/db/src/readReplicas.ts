@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { createDb, type CreateDbReturnType, type Db, type DbLogger } from './client.js'
+import { createDb, type CreateDbReturnType, type Db, type DbLogger, type DbTimeouts } from './client.js'
 
 // Read routing over streaming replicas. Not drizzle's `withReplicas`: it picks a replica at
 // random for every read with no idea of health or lag, and a stopped replica would fail requests.
@@ -42,6 +42,8 @@ export type CreateReadReplicasParameters = {
   probeIntervalMs?: number
   /** Pool size per replica. Default 10. */
   poolSize?: number
+  /** Bounds of the replicas' connections (createDb); connecting is bounded by 4 probe periods (at least 1 s) unless given. */
+  timeouts?: Partial<DbTimeouts> | undefined
   logger?: DbLogger
 }
 
@@ -80,11 +82,17 @@ export function createReadReplicas({
   maxLagMs = 1000,
   probeIntervalMs = 250,
   poolSize = 10,
+  timeouts,
   logger,
 }: CreateReadReplicasParameters): ReadReplicas {
   const replicas: Replica[] = urls.map((url) => ({
     name: describe(url),
-    database: createDb({ url, max: poolSize, connectionTimeoutMs: Math.max(1000, 4 * probeIntervalMs), ...(logger ? { logger } : {}) }),
+    database: createDb({
+      url,
+      max: poolSize,
+      timeouts: { connectTimeoutMs: Math.max(1000, 4 * probeIntervalMs), ...timeouts },
+      ...(logger ? { logger } : {}),
+    }),
     usable: false,
     lagMs: null,
     reason: 'not probed yet',

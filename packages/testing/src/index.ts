@@ -15,3 +15,5 @@ export { freePort, startPostgresServer, startStreamingReplica } from './postgres
 export type { TcpProxy } from './tcpProxy.js'
 export { createTcpProxy } from './tcpProxy.js'
 export { findTool, requireTool } from './tools.js'
+export type { RedisServer } from './redisServer.js'
+export { startRedisServer } from './redisServer.js'

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,39 @@ export type PostgresServer = {
   restart(): Promise<void>
   /** Stops it if running and removes its data directory. */
   remove(): Promise<void>
+  /**
+   * Freezes the server (SIGSTOP of the postmaster and every process it forked: backends of open
+   * connections included), so it hangs as a stalled host would: connections stay open, nothing answers.
+   */
+  freeze(): void
+  /** Resumes a frozen server (SIGCONT, backends first). */
+  thaw(): void
+}
+
+/** Process ids of the children of `pid` (from /proc: the postmaster's backends and workers). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // Note: the command name (field 2) may hold spaces; the fields after its ')' are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid === pid) children.push(Number(entry))
+    } catch {
+      // Note: the process exited while the list was read.
+    }
+  }
+  return children
+}
+
+function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids)
+    try {
+      process.kill(pid, signal)
+    } catch {
+      // Note: a backend that exited meanwhile needs no signal.
+    }
 }
 
 function binDir(): string {
@@ -83,8 +116,16 @@ function serve(dataDir: string, port: number): Promise<PostgresServer> {
     })
     await waitReady(port, child, () => log)
   }
+  let frozen = false
+  const thaw = () => {
+    if (!frozen || child.pid === undefined) return
+    frozen = false
+    signalAll(childrenOf(child.pid), 'SIGCONT')
+    signalAll([child.pid], 'SIGCONT')
+  }
   const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
     if (child.exitCode !== null || child.signalCode !== null) return
+    thaw()
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
     child.kill(signal)
     await exited
@@ -95,6 +136,14 @@ function serve(dataDir: string, port: number): Promise<PostgresServer> {
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
     stop,
     restart: start,
+    freeze() {
+      if (frozen || child.pid === undefined) return
+      frozen = true
+      // Note: the postmaster first, so it forks nothing new while its children are stopped.
+      signalAll([child.pid], 'SIGSTOP')
+      signalAll(childrenOf(child.pid), 'SIGSTOP')
+    },
+    thaw,
     async remove() {
       await stop('SIGINT')
       rmSync(dataDir, { recursive: true, force: true })

@@ -24,9 +24,9 @@ export type CliProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | string>
 }
 
-/** Starts `uncle-rpc <args>` as a child process. */
-export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliProcess {
-  const child = spawn(process.execPath, [cliBin, ...args], {
+/** Starts `uncle-rpc <args>` as a child process (`bin`: another checkout's CLI script, for benchmarks of older code). */
+export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; bin?: string } = {}): CliProcess {
+  const child = spawn(process.execPath, [options.bin ?? cliBin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

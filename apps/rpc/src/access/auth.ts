@@ -1,7 +1,8 @@
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { hashApiKey } from '@uncle-rpc/db'
-import { errorResponse, ServerError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError, ServerError } from '@uncle-rpc/jsonrpc'
+import { withDeadline } from '../deadline.js'
 import type { KeyAccess } from './keyAccess.js'
 
 /** What the server needs to know about a key: its plan and the limits in force (its overrides, else the plan's). */
@@ -33,8 +34,12 @@ export type KeyStore = {
   touch(keyHashes: readonly Hex[], at: Date): Promise<void>
 }
 
-/** The outcome of checking a key: the key's record, or the HTTP status and JSON-RPC body to refuse with. */
-export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; status: 401; body: string }
+/**
+ * The outcome of checking a key: the key's record, or the HTTP status and JSON-RPC body to refuse
+ * with: 401 for a missing, unknown or revoked key; 503 with Retry-After (seconds) when the key
+ * cannot be checked now (its lookup failed or missed its deadline).
+ */
+export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; status: 401; body: string } | { ok: false; status: 503; body: string; retryAfter: number }
 
 export type Auth = {
   /** Checks the key from the URL; synchronous when the answer is in memory. */
@@ -55,12 +60,26 @@ export type CreateAuthParameters = {
   maxNegativeEntries?: number | undefined
   /** How often last_used_at is written (one statement for all keys used since). Default 60 s. */
   touchIntervalMs?: number | undefined
+  /**
+   * Longest wait for a key not in memory (each request's own wait; the lookup goes on, bounded by the
+   * pool's query timeout): past it, or when the lookup fails, 503 with Retry-After. Default 1 s.
+   */
+  lookupTimeoutMs?: number | undefined
 }
+
+/** Default {@link CreateAuthParameters.lookupTimeoutMs}. */
+export const defaultKeyLookupTimeoutMs = 1000
 
 const missingKeyBody = errorResponse('null', new ServerError('project id required in the url'))
 const invalidKeyBody = errorResponse('null', new ServerError('invalid project id'))
 const missing: AuthResult = { ok: false, status: 401, body: missingKeyBody }
 const invalid: AuthResult = { ok: false, status: 401, body: invalidKeyBody }
+const uncheckable: AuthResult = {
+  ok: false,
+  status: 503,
+  body: errorResponse('null', new InternalError('the project id cannot be checked right now (database unavailable); retry later')),
+  retryAfter: 1,
+}
 // Note: keys are 32 hex characters; anything far off that shape is refused without a lookup.
 const plausibleKey = /^[0-9A-Za-z_-]{1,128}$/
 
@@ -68,17 +87,27 @@ const plausibleKey = /^[0-9A-Za-z_-]{1,128}$/
  * API key checks from an in-memory map of key hash → record, reloaded every `refreshMs` and on a
  * miss; unknown keys are negatively cached for `negativeTtlMs`. Usage is recorded in memory and
  * written in batches. Missing key → 401 `-32000 project id required in the url`; unknown or
- * revoked → 401 `-32000 invalid project id` (the contract's table).
+ * revoked → 401 `-32000 invalid project id` (the contract's table); a key not in memory whose
+ * lookup fails or misses `lookupTimeoutMs` → 503 `-32603` with Retry-After, never a false 401.
  */
 export function createAuth({ store, logger }: { store: KeyStore; logger: Logger }, parameters: CreateAuthParameters = {}): Auth {
-  const { refreshMs = 5000, negativeTtlMs = 5000, maxNegativeEntries = 10_000, touchIntervalMs = 60_000 } = parameters
+  const {
+    refreshMs = 5000,
+    negativeTtlMs = 5000,
+    maxNegativeEntries = 10_000,
+    touchIntervalMs = 60_000,
+    lookupTimeoutMs = defaultKeyLookupTimeoutMs,
+  } = parameters
   // Invariant: `known` holds every key of the last full reload plus keys found on a miss since.
   let known = new Map<Hex, KeyRecord>()
   // Key as sent → record, for keys found in `known`; cleared on every reload. Spares a sha256 per request.
   const byKey = new Map<string, KeyRecord>()
   // Unknown key hash → time (ms) until which it stays unknown without asking the store.
   const unknown = new Map<Hex, number>()
+  // Lookups in flight by key hash: requests for the same key share one (each with its own deadline).
   const pending = new Map<Hex, Promise<AuthResult>>()
+  let lookupFailures = 0
+  let lastFailureLog = 0
   // Keys used since the last flush.
   let used = new Set<Hex>()
 
@@ -125,14 +154,34 @@ export function createAuth({ store, logger }: { store: KeyStore; logger: Logger 
       lookup = miss(keyHash)
       pending.set(keyHash, lookup)
     }
-    return lookup
+    return withDeadline(lookup, lookupTimeoutMs, 'looking up an API key').catch(cannotCheck)
   }
 
-  async function refresh(): Promise<void> {
+  function cannotCheck(error: unknown): AuthResult {
+    lookupFailures++
+    // Note: one line per 10 s at most while the database fails, not one per request.
+    const now = Date.now()
+    if (now - lastFailureLog >= 10_000) {
+      logger.warn({ msg: 'API key lookup failed; answering 503', error: (error as Error).message, failures_since_last_line: lookupFailures })
+      lastFailureLog = now
+      lookupFailures = 0
+    }
+    return uncheckable
+  }
+
+  // Note: one reload at a time; a hung one (bounded by the pool's query timeout) is joined, not stacked.
+  let reloading: Promise<void> | undefined
+  async function reload(): Promise<void> {
     const all = await store.all()
     known = new Map(all.map((k) => [k.keyHash, k]))
     byKey.clear()
     unknown.clear()
+  }
+  function refresh(): Promise<void> {
+    reloading ??= reload().finally(() => {
+      reloading = undefined
+    })
+    return reloading
   }
 
   async function flushUsage(): Promise<void> {

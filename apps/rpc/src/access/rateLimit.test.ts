@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createLogger } from '@uncle-rpc/config'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, test } from 'vitest'
+import { startRedisServer } from '@uncle-rpc/testing'
 import { createTcpProxy } from '../_test/tcpProxy.js'
 import type { KeyRecord } from './auth.js'
 import { createRateLimiter, type RateLimiter, type RateVerdict } from './rateLimit.js'
@@ -128,6 +129,49 @@ describe('createRateLimiter', () => {
       expect(lines.some((line) => line.includes('Redis reachable again'))).toBe(true)
     } finally {
       await proxy.close()
+    }
+  })
+
+  test('error: a frozen Redis: no request waits past the timeout; the calls it runs after the thaw take no tokens', async () => {
+    const server = await startRedisServer()
+    const watcher = new Redis(server.url)
+    try {
+      const rl = createRateLimiter({ logger }, { redisUrl: server.url, prefix, commandTimeoutMs: 200, backoffMs: 300, maxBackoffMs: 300 })
+      limiters.push(rl)
+      expect(await rl.ready(2000)).toBe(true)
+      // A large limit: its lease is 100,000 tokens, counted in Redis's daily window when taken.
+      const big = key(1_000_000, 1_000_000_000)
+      const small = key(5)
+      await nextSecond()
+      expect(await rl.take(big, 1)).toEqual({ ok: true })
+      const dayKey = (await watcher.keys(`${prefix}:rl:${big.id}:d:*`))[0]!
+      const before = Number(await watcher.get(dayKey))
+      server.freeze()
+      let longest = 0
+      let admittedBig = 0
+      const until = Date.now() + 3000
+      while (Date.now() < until) {
+        await Promise.all(
+          [big, small, key(1000)].map(async (k) => {
+            const started = performance.now()
+            const verdict = await rl.take(k, 1)
+            longest = Math.max(longest, performance.now() - started)
+            if (k === big && verdict.ok) admittedBig++
+          }),
+        )
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      server.thaw()
+      // Redis now runs what it was sent while frozen; then the count is read.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const after = Number(await watcher.get(dayKey))
+      expect(longest).toBeLessThan(200 + 150)
+      expect(admittedBig).toBeGreaterThan(0)
+      // The unused lease went back; calls that ran late took nothing (before: ~100,000 more per call).
+      expect(after).toBeLessThan(before)
+    } finally {
+      watcher.disconnect()
+      await server.stop()
     }
   })
 })

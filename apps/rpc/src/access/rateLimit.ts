@@ -46,7 +46,8 @@ export type RateLimiterDeps = {
   admittedOnDay?: ((keyId: number, day: string) => Promise<number>) | undefined
 }
 
-type Waiter = { cost: number; resolve: (verdict: RateVerdict) => void }
+/** A request waiting for Redis; `decided` once answered (by Redis, or by the fallback at its deadline). */
+type Waiter = { cost: number; resolve: (verdict: RateVerdict) => void; decided: boolean; timer: NodeJS.Timeout | undefined }
 type KeyState = {
   key: KeyRecord
   /** Tokens of the current lease, valid until `expiresAt` (local ms), taken in Redis second `second`. */
@@ -72,6 +73,11 @@ type LimitedRedis = Redis & { uncleRateLimit(key: string, ...args: number[]): Pr
  * Redis unreachable or slower than commandTimeoutMs: the limiter fails open to per-process
  * limits (each process enforces the per-second limit on its own; daily limits are not enforced),
  * logs an error at most every logEveryMs, and asks Redis again after a doubling back-off.
+ * No request waits longer than commandTimeoutMs from its arrival: past it, it is decided by the
+ * fallback (its share of a later grant stays in the lease). A call carries a deadline in Redis's
+ * clock (sent + half the timeout, from the offset seen in earlier replies): run later — a frozen
+ * Redis that resumes runs what was sent to it meanwhile — it takes nothing, so tokens of a call
+ * nobody waits for any more are never charged.
  */
 export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, parameters: CreateRateLimiterParameters): RateLimiter {
   const { redisUrl, prefix, commandTimeoutMs = 200, backoffMs = 1000, maxBackoffMs = 10_000, logEveryMs = 30_000 } = parameters
@@ -94,6 +100,24 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
   let fallbackRequests = 0
   // Per-process windows used while failing open: key id → second and requests admitted in it.
   const local = new Map<number, { second: number; used: number }>()
+  // Redis's clock minus ours (ms), as the smallest `Redis time at run − our time at send` seen
+  // lately (an upper bound of the true offset; the smallest has the least delay in it).
+  let clockOffsetMs = 0
+  let offsetSeenAt = 0
+  const noteClock = (reply: RateLimitReply, sentAt: number) => {
+    const sample = reply.second * 1000 + (1000 - reply.msLeftInSecond) - sentAt
+    if (sample < clockOffsetMs || Date.now() - offsetSeenAt > 10_000) {
+      clockOffsetMs = sample
+      offsetSeenAt = Date.now()
+    }
+  }
+  const deadlineFor = (sentAt: number) => Math.round(sentAt + clockOffsetMs + commandTimeoutMs / 2)
+  const decide = (waiter: Waiter, verdict: RateVerdict) => {
+    if (waiter.decided) return
+    waiter.decided = true
+    clearTimeout(waiter.timer)
+    waiter.resolve(verdict)
+  }
 
   function down(error: unknown) {
     const now = Date.now()
@@ -185,11 +209,13 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     let tokens = reply.granted
     let refused = 0
     for (const waiter of waiters) {
+      // Note: a waiter decided by the fallback at its deadline takes nothing: its tokens stay in the lease.
+      if (waiter.decided) continue
       if (tokens >= waiter.cost) {
         tokens -= waiter.cost
-        waiter.resolve(admitted)
+        decide(waiter, admitted)
       } else {
-        waiter.resolve(refusal(key, reply, waiter.cost, refused))
+        decide(waiter, refusal(key, reply, waiter.cost, refused))
         refused += waiter.cost
       }
     }
@@ -203,32 +229,41 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
   }
 
   async function call(state: KeyState) {
-    const waiters = state.queue
+    const waiters = state.queue.filter((w) => !w.decided)
     state.queue = []
+    if (waiters.length === 0) return finish(state)
     const { key } = state
     const want = waiters.reduce((sum, w) => sum + w.cost, 0) + leaseSize(key.requestsPerSecond, key.requestsPerDay)
     const back = state.tokens
     state.tokens = 0
     const base = `${prefix}:rl:${key.id}`
-    try {
-      let reply = decodeRateLimitReply(
-        await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, back, state.second, admittedOnDay ? -1 : 0),
+    const ask = async (given: number, seed: number) => {
+      const sentAt = Date.now()
+      const reply = decodeRateLimitReply(
+        await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, given, state.second, seed, deadlineFor(sentAt)),
       )
+      noteClock(reply, sentAt)
+      return reply
+    }
+    try {
+      let reply = await ask(back, admittedOnDay ? -1 : 0)
       up()
-      if (reply.granted < 0) {
+      if (reply.granted === -1) {
         const day = dayOfSecond(reply.second)
         const seed = await rebuiltDailyCount(key, day)
         if (seed === undefined) {
-          for (const waiter of waiters) waiter.resolve(fallback(key, waiter.cost))
-          state.tokens = back
+          for (const waiter of waiters) decide(waiter, fallback(key, waiter.cost))
           return finish(state)
         }
-        reply = decodeRateLimitReply(await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, back, state.second, seed))
+        // Note: the given-back tokens went back with the first call.
+        reply = await ask(0, seed)
       }
-      settle(state, waiters, reply)
+      // Note: past its deadline in Redis (our clock estimate was off): nothing taken; decided here.
+      if (reply.granted === -2) for (const waiter of waiters) decide(waiter, fallback(key, waiter.cost))
+      else settle(state, waiters, reply)
     } catch (error) {
       down(error)
-      for (const waiter of waiters) waiter.resolve(fallback(key, waiter.cost))
+      for (const waiter of waiters) decide(waiter, fallback(key, waiter.cost))
     }
     finish(state)
   }
@@ -252,9 +287,10 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     state.queue = []
     const now = Date.now()
     for (const waiter of later) {
+      if (waiter.decided) continue
       const verdict = state.queue.length === 0 ? fromMemory(state, waiter.cost, now) : undefined
       if (verdict === undefined) state.queue.push(waiter)
-      else waiter.resolve(verdict)
+      else decide(waiter, verdict)
     }
     schedule(state)
   }
@@ -273,7 +309,11 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
       if (verdict !== undefined) return verdict
     }
     return new Promise((resolve) => {
-      state.queue.push({ cost, resolve })
+      const waiter: Waiter = { cost, resolve, decided: false, timer: undefined }
+      // Note: the bound is per request, from its arrival: a request queued behind a call in flight
+      // (or behind the re-check of a Redis that was down) never waits for two calls.
+      waiter.timer = setTimeout(() => decide(waiter, fallback(state.key, cost)), commandTimeoutMs)
+      state.queue.push(waiter)
       schedule(state)
     })
   }

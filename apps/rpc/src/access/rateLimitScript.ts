@@ -8,12 +8,15 @@ import { RateLimitReplyError } from '../errors.js'
 // KEYS[1]  the key's base name, e.g. `uncle-rpc:<database>:rl:<key id>`
 // ARGV     requests per second, requests per day, tokens wanted, tokens given back (unused from
 //          the caller's previous lease), the Redis second of that lease, the day's count to start
-//          from when Redis has none (-1: unknown, ask me)
+//          from when Redis has none (-1: unknown, ask me), the latest Redis time (ms) at which the
+//          call still counts (0: any time)
 // returns  { tokens granted, used this second, used today, ms left in the second,
 //            s left in the day, this second }; tokens granted is -1 when Redis has no count for
 //          the day and none was given (Redis lost its data, or the day just began): the caller
-//          reads the day's count from usage_daily and calls again with it.
-// Given-back tokens are subtracted from the windows they were taken from, if still current.
+//          reads the day's count from usage_daily and calls again with it; -2 when the call ran
+//          after its deadline: nothing was taken (the caller stopped waiting and decided locally).
+// Given-back tokens are subtracted from the windows they were taken from, if still current (also
+// by a call past its deadline: the caller gave them up when it sent the call).
 export const rateLimitLua = `
 local t = redis.call('TIME')
 local now = tonumber(t[1])
@@ -28,13 +31,17 @@ local want = tonumber(ARGV[3])
 local back = tonumber(ARGV[4])
 local back_second = tonumber(ARGV[5])
 local seed = tonumber(ARGV[6])
+local deadline = tonumber(ARGV[7] or '0')
+if back > 0 then
+  if back_second == now and redis.call('EXISTS', skey) == 1 then redis.call('DECRBY', skey, back) end
+  if math.floor(back_second / 86400) == day and redis.call('EXISTS', dkey) == 1 then redis.call('DECRBY', dkey, back) end
+end
+if deadline > 0 and now * 1000 + math.floor(usec / 1000) > deadline then
+  return { -2, 0, 0, 1000 - math.floor(usec / 1000), left_in_day, now }
+end
 if redis.call('EXISTS', dkey) == 0 then
   if seed < 0 then return { -1, 0, 0, 1000 - math.floor(usec / 1000), left_in_day, now } end
   redis.call('SET', dkey, seed, 'EX', left_in_day + 3600)
-end
-if back > 0 then
-  if back_second == now then redis.call('DECRBY', skey, back) end
-  if math.floor(back_second / 86400) == day then redis.call('DECRBY', dkey, back) end
 end
 local used = math.max(0, tonumber(redis.call('GET', skey) or '0'))
 local used_day = math.max(0, tonumber(redis.call('GET', dkey) or '0'))
@@ -48,7 +55,7 @@ return { grant, used + grant, used_day + grant, 1000 - math.floor(usec / 1000), 
 
 /** The script's reply, decoded. */
 export type RateLimitReply = {
-  /** -1: Redis has no count for the day; call again with it. */
+  /** -1: Redis has no count for the day; call again with it. -2: the call ran past its deadline and took nothing. */
   granted: number
   used: number
   usedToday: number
@@ -59,7 +66,7 @@ export type RateLimitReply = {
 
 /** Decodes the script's reply (throws on an unexpected shape). */
 export function decodeRateLimitReply(reply: unknown): RateLimitReply {
-  if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number') || (reply[0] as number) < -1)
+  if (!Array.isArray(reply) || reply.length !== 6 || !reply.every((n) => typeof n === 'number') || (reply[0] as number) < -2)
     throw new RateLimitReplyError()
   const [granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second] = reply as number[] as [number, number, number, number, number, number]
   return { granted, used, usedToday, msLeftInSecond, secondsLeftInDay, second }

@@ -1,11 +1,15 @@
 import type { Logger } from '@uncle-rpc/config'
 import { type Db, latestIndexedBlock } from '@uncle-rpc/db'
+import { withDeadline } from '../deadline.js'
 
 /** The latest indexed block number of each network, refreshed in the background. */
 export type HeadTracker = {
   /** Latest indexed block of `network` at the last refresh; null when none is known (yet). */
   latest(network: string): bigint | null
-  /** Reads every network's latest block now; throws if the database cannot be read. */
+  /**
+   * Reads every network's latest block now (joining a read in flight); throws if the database
+   * cannot be read or does not answer within `deadlineMs`.
+   */
   refresh(): Promise<ReadonlyMap<string, bigint | null>>
   stop(): void
 }
@@ -14,6 +18,8 @@ export type CreateHeadTrackerParameters = {
   networks: readonly string[]
   /** Refresh period; default 2 s. */
   intervalMs?: number | undefined
+  /** Longest wait for a refresh (the read goes on, bounded by the pool's query timeout). Default 1 s. */
+  deadlineMs?: number | undefined
 }
 
 /**
@@ -22,18 +28,28 @@ export type CreateHeadTrackerParameters = {
  */
 export function createHeadTracker(
   { db, logger }: { db: Db; logger: Logger },
-  { networks, intervalMs = 2000 }: CreateHeadTrackerParameters,
+  { networks, intervalMs = 2000, deadlineMs = 1000 }: CreateHeadTrackerParameters,
 ): HeadTracker {
   // Invariant: holds the values of the last successful refresh (a failed one changes nothing).
   const heads = new Map<string, bigint | null>(networks.map((n) => [n, null]))
   let failing = false
+  // Note: one read at a time: while the database hangs, timer ticks and /ready polls wait for the
+  // same read instead of taking a pool connection each.
+  let reading: Promise<ReadonlyMap<string, bigint | null>> | undefined
 
-  async function refresh(): Promise<ReadonlyMap<string, bigint | null>> {
+  async function read(): Promise<ReadonlyMap<string, bigint | null>> {
     const rows = await Promise.all(networks.map((network) => latestIndexedBlock(db, { network })))
     networks.forEach((network, i) => {
       heads.set(network, rows[i]?.number ?? null)
     })
     return new Map(heads)
+  }
+
+  function refresh(): Promise<ReadonlyMap<string, bigint | null>> {
+    reading ??= read().finally(() => {
+      reading = undefined
+    })
+    return withDeadline(reading, deadlineMs, 'reading the latest indexed blocks')
   }
 
   const timer = setInterval(() => {

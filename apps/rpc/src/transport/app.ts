@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
+import { type Readiness, publicReadyBody } from './readiness.js'
 import { healthPath, notFoundText, readyPath, rpcExpressPaths } from './routes.js'
-
-/** Readiness (readiness.ts): whether to answer /ready with 200, and the state to show in its body. */
-export type Readiness = () => Promise<{ ready: boolean } & Record<string, unknown>>
 
 const notFoundBody = errorResponse('null', new NotFoundError(notFoundText))
 const methodNotAllowedBody = errorResponse('null', new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))
@@ -22,9 +20,10 @@ export function createApp({ readiness }: { readiness: Readiness }): Express {
   app.get(healthPath, (_req, res) => {
     res.json({ status: 'ok' })
   })
+  // Note: what is degraded by name only; hosts, lag and error text are on the admin port (adminEndpoints.ts).
   app.get(readyPath, async (_req, res) => {
-    const { ready, ...state } = await readiness()
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', ...state })
+    const report = await readiness()
+    res.status(report.ready ? 200 : 503).json(publicReadyBody(report))
   })
   return app
 }

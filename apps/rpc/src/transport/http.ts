@@ -62,7 +62,7 @@ const preflightHeaders = [
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, measured on 2 cores): returns false for anything that is not `POST …/v3/…`, which
  * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
- * order: network (404), key (401), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * order: network (404), key (401; 503 + Retry-After when it cannot be checked now), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
  * batch gets 200 with an empty body.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -89,7 +89,10 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
     const checked = auth.authenticate(key)
     const result = checked instanceof Promise ? await checked : checked
-    if (!result.ok) return send(res, result.status, result.body)
+    if (!result.ok)
+      return result.status === 503
+        ? sendJson(res, 503, result.body, closing(), ['retry-after', String(result.retryAfter)])
+        : send(res, result.status, result.body)
     const { access } = result.key
     if (access !== undefined) {
       const { origin, authorization } = req.headers

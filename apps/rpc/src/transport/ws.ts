@@ -17,14 +17,15 @@ import { wsNotFoundText, wsPath } from './routes.js'
 export type WsDeps = { resolver: NetworkResolver; auth: Auth; answer: Answer; limits: RpcLimits; logger: Logger }
 
 const jsonHeaders = { 'Content-Type': 'application/json' }
-type Refusal = { status: number; body: string }
+type Refusal = { status: number; body: string; retryAfter?: number }
 type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
 
 /**
  * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` on the HTTP server's upgrade
  * event (a plain ws server; every upgrade is checked against wsPath, here only). The key,
  * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
- * verifyClient, so a bad one is refused with an HTTP status before the handshake. Each message goes through answer() (rate limits, failover by key setting — there are
+ * verifyClient, so a bad one is refused with an HTTP status before the handshake (a key that
+ * cannot be checked now: 503 with Retry-After). Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket.
  */
 export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number } {
@@ -60,7 +61,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     verifyClient: ({ req }, done) => {
       verify(req).then(
         (outcome) => {
-          if ('status' in outcome) return done(false, outcome.status, outcome.body, jsonHeaders)
+          if ('status' in outcome)
+            return done(false, outcome.status, outcome.body, outcome.retryAfter === undefined ? jsonHeaders : { ...jsonHeaders, 'Retry-After': String(outcome.retryAfter) })
           accepted.set(req, outcome)
           done(true)
         },
@@ -104,6 +106,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         .then((checked) => {
           if (!checked.ok) {
             if (ws.readyState === ws.OPEN) ws.send(checked.body)
+            // Note: a key that cannot be checked now is answered with the error; the socket stays open.
+            if (checked.status === 503) return undefined
             ws.close(1008, 'invalid project id')
             return undefined
           }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import { connect, type AddressInfo } from 'node:net'
+import { type AddressInfo, connect, type Socket } from 'node:net'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type FastRequest, handOff, incomplete, type ParseLimits, parseRequest } from './parseRequest.js'
@@ -36,7 +36,7 @@ beforeAll(async () => {
     })
   })
   server.on('clientError', (error: Error & { code?: string }, socket) => {
-    const run = runs.get(socket.remotePort ?? 0)
+    const run = runs.get((socket as Socket).remotePort ?? 0)
     socket.destroy()
     if (run === undefined) return
     run.error = error.code ?? error.message

@@ -47,7 +47,7 @@ const digits = /^[0-9]{1,15}$/
 
 /** Whether a head not ended yet may still be one this parser reads: no bare LF or CR, no byte outside the head's set. */
 function mayBeHead(buffer: Buffer): boolean {
-  const text = buffer.latin1Slice(0, buffer.length)
+  const text = buffer.toString('latin1')
   if (!headChars.test(text)) return false
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) if (text.charCodeAt(at - 1) !== 13) return false
   for (let at = text.indexOf('\r'); at !== -1 && at + 1 < text.length; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== 10) return false
@@ -65,7 +65,7 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
   const end = buffer.indexOf(headEnd, 0)
   if (end === -1) return length >= limits.maxHeadBytes || !mayBeHead(buffer) ? handOff : incomplete
   if (end + 4 > limits.maxHeadBytes) return handOff
-  const head = buffer.latin1Slice(0, end)
+  const head = buffer.toString('latin1', 0, end)
   if (!headChars.test(head)) return handOff
   const lines = head.split('\r\n')
   if (lines.length - 1 > limits.maxHeaders) return handOff
