@@ -11,6 +11,7 @@ describe('parseRpcArgs', () => {
       host: '127.0.0.1',
       workers: 1,
       dbPool: 10,
+      dbMaxBatch: 256,
       cacheEntries: 10_000,
       limits: defaultLimits,
       rateLimits: true,
@@ -26,7 +27,7 @@ describe('parseRpcArgs', () => {
   test('args: every flag', () => {
     const args = parseRpcArgs(
       [
-        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--cache-entries', '0'],
+        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--db-max-batch', '64', '--cache-entries', '0'],
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
@@ -39,6 +40,7 @@ describe('parseRpcArgs', () => {
       host: '0.0.0.0',
       workers: 2,
       dbPool: 4,
+      dbMaxBatch: 64,
       cacheEntries: 0,
       limits: {
         maxBodyBytes: 100,

@@ -5,6 +5,7 @@ import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './failover/partner.js'
 import { defaultUsageFlushMs } from './access/usage.js'
+import { defaultMaxLookupsPerStatement } from './methods/store.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -13,6 +14,7 @@ export type RpcArgs = {
   host: string
   workers: number
   dbPool: number
+  dbMaxBatch: number
   cacheEntries: number
   limits: RpcLimits
   /** Per-key rate limits in Redis (REDIS_URL); false: none. */
@@ -45,7 +47,10 @@ Flags:
   --port <n>                       default ${defaultPort} (0: any free port)
   --host <addr>                    default 127.0.0.1 (0.0.0.0 to listen on every interface)
   --workers <n>                    server processes sharing the port (node:cluster); default 1
-  --db-pool <n>                    Postgres connections per process; default 10
+  --db-pool <n>                    Postgres connections per process (and per read replica); uncle
+                                   lookups use each for at most one statement at a time, and
+                                   lookups arriving meanwhile wait for the next; default 10
+  --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
 Limits:
@@ -101,6 +106,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'host',
     'workers',
     'db-pool',
+    'db-max-batch',
     'cache-entries',
     'max-body-bytes',
     'max-batch-size',
@@ -139,6 +145,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     host: values.host ?? '127.0.0.1',
     workers: integer('workers', values.workers, 1, 1),
     dbPool: integer('db-pool', values['db-pool'], 1, 10),
+    dbMaxBatch: integer('db-max-batch', values['db-max-batch'], 1, defaultMaxLookupsPerStatement),
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
     limits: {
       maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 1, defaultLimits.maxBodyBytes),

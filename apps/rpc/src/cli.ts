@@ -150,6 +150,8 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
           ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,
         dbDeadlineMs: args.dbDeadlineMs,
+        dbStatements: args.dbPool,
+        dbMaxBatch: args.dbMaxBatch,
         partner: args.partner,
         usageFlushMs: args.usageFlushMs,
       },

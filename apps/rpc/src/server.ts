@@ -30,7 +30,7 @@ export type RpcServerDeps = {
   keyStore?: KeyStore | undefined
   /** Where uncles and blocks are read (read replicas). Default: `db`. */
   reads?: ReadSource | undefined
-  /** Default: createFindUncle on `reads` (the lookups of one event-loop turn as one getUncles statement). */
+  /** Default: createFindUncle on `reads` (getUncles statements, one per pool connection in flight, carrying the lookups queued meanwhile). */
   findUncle?: FindUncle | undefined
   /** Default: blockKnown on `reads`. */
   blockKnown?: BlockKnown | undefined
@@ -50,6 +50,10 @@ export type RpcServerOptions = {
   auth?: CreateAuthParameters | undefined
   /** Shared per-key limits in Redis; omitted = no rate limiting. */
   rateLimits?: CreateRateLimiterParameters | undefined
+  /** Uncle statements in flight at once: the pool size (one per connection). Default 10. */
+  dbStatements?: number | undefined
+  /** Most lookups in one uncle statement. Default 256. */
+  dbMaxBatch?: number | undefined
   /** A database read with no read completing for this long (4× in all) counts as "index unavailable" (createDeadline). Default 250 ms. */
   dbDeadlineMs?: number | undefined
   /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
@@ -101,7 +105,11 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     localFailures = 0
   }
   const methods = createMethods({
-    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), { onStatement: deps.metrics?.uncleRead }),
+    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), {
+        onStatement: deps.metrics?.uncleRead,
+        maxStatements: options.dbStatements,
+        maxLookupsPerStatement: options.dbMaxBatch,
+      }),
     blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
     cache: deps.metrics?.countLookups(cache) ?? cache,
     latest: heads.latest,
