@@ -20,6 +20,8 @@ describe('parseRpcArgs', () => {
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
       usageFlushMs: 500,
       replicaMaxLagMs: 1000,
+      listenBacklog: 4096,
+      maxEventLoopLagMs: 500,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })
@@ -31,7 +33,7 @@ describe('parseRpcArgs', () => {
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
-        ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000'],
+        ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000', '--listen-backlog', '100', '--max-event-loop-lag-ms', '0'],
       ].flat(),
     )
     expect(args).toEqual({
@@ -60,6 +62,8 @@ describe('parseRpcArgs', () => {
       partner: { timeoutMs: 300, failureThreshold: 2, cooldownMs: 400 },
       usageFlushMs: 250,
       replicaMaxLagMs: 2000,
+      listenBacklog: 100,
+      maxEventLoopLagMs: 0,
     })
   })
 

@@ -6,6 +6,7 @@ import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './failover/partner.js'
 import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultMaxLookupsPerStatement } from './methods/store.js'
+import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -24,6 +25,8 @@ export type RpcArgs = {
   partner: { timeoutMs: number; failureThreshold: number; cooldownMs: number }
   usageFlushMs: number
   replicaMaxLagMs: number
+  listenBacklog: number
+  maxEventLoopLagMs: number
   /** Where to serve GET /metrics; undefined = metrics off. */
   metrics: MetricsListen | undefined
 }
@@ -53,6 +56,13 @@ Flags:
   --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
+Overload:
+  --listen-backlog <n>             connections the kernel queues for accepting (listen backlog); Linux
+                                   caps it at net.core.somaxconn (\`sysctl net.core.somaxconn\`;
+                                   4096 on kernels since 5.4, 128 before); default ${defaultListenBacklog}
+  --max-event-loop-lag-ms <n>      once the event loop is this far behind, new JSON-RPC requests get
+                                   503 -32005 "server busy" with Retry-After: 1 at once (WebSocket:
+                                   that error per message) until it catches up; 0 = never; default ${defaultMaxEventLoopLagMs}
 Limits:
   --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
   --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
@@ -126,6 +136,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'partner-cooldown-ms',
     'usage-flush-ms',
     'replica-max-lag-ms',
+    'listen-backlog',
+    'max-event-loop-lag-ms',
     'metrics-port',
     'metrics-host',
   ] as const
@@ -174,6 +186,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     },
     usageFlushMs: integer('usage-flush-ms', values['usage-flush-ms'], 1, defaultUsageFlushMs),
     replicaMaxLagMs: integer('replica-max-lag-ms', values['replica-max-lag-ms'], 1, 1000),
+    listenBacklog: integer('listen-backlog', values['listen-backlog'], 1, defaultListenBacklog),
+    maxEventLoopLagMs: integer('max-event-loop-lag-ms', values['max-event-loop-lag-ms'], 0, defaultMaxEventLoopLagMs),
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: values['metrics-host'] ?? '127.0.0.1' },
   }
 }

@@ -152,6 +152,8 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         dbDeadlineMs: args.dbDeadlineMs,
         dbStatements: args.dbPool,
         dbMaxBatch: args.dbMaxBatch,
+        listenBacklog: args.listenBacklog,
+        maxEventLoopLagMs: args.maxEventLoopLagMs,
         partner: args.partner,
         usageFlushMs: args.usageFlushMs,
       },

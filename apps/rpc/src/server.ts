@@ -18,6 +18,7 @@ import { createNetworkResolver, type ServedNetwork } from './transport/network.j
 import { type CreatePartnerParameters, createPartner, type Partner } from './failover/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
 import { createReadiness } from './transport/readiness.js'
+import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
 import { createDbKeyStore } from './access/keyStore.js'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
@@ -60,6 +61,10 @@ export type RpcServerOptions = {
   partner?: Omit<CreatePartnerParameters, 'url' | 'name'> | undefined
   /** How often usage is written to usage_daily and usage_hourly. Default 500 ms (usage.ts: what a crash may lose). */
   usageFlushMs?: number | undefined
+  /** New JSON-RPC requests are shed (503, -32005) while the event loop is further behind than this; 0 = never. Default 500 ms. */
+  maxEventLoopLagMs?: number | undefined
+  /** Connections the kernel may hold for accepting (listen(2) backlog; Linux caps it at net.core.somaxconn). Default 4096. */
+  listenBacklog?: number | undefined
 }
 
 export type RpcServer = {
@@ -167,11 +172,12 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
-  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
+  const lag = createEventLoopLag({ maxLagMs: options.maxEventLoopLagMs ?? defaultMaxEventLoopLagMs })
+  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('ws')) }, server)
   metrics?.watch({ partners, wsConnections: ws.connections, cacheEntries: () => cache.size })
   finishApp(app, logger)
   let closing = false
-  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing })
+  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) })
   // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
   // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).
   const unanswered = new Set<ServerResponse>()
@@ -204,7 +210,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       )
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject)
-        server.listen(port, host, () => {
+        server.listen({ port, host, backlog: options.listenBacklog ?? defaultListenBacklog }, () => {
           server.off('error', reject)
           resolve()
         })
@@ -213,6 +219,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     },
     async close() {
       heads.stop()
+      lag.stop()
       closing = true
       for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
       await ws.close()
