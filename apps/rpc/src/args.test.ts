@@ -11,6 +11,7 @@ describe('parseRpcArgs', () => {
       host: '127.0.0.1',
       workers: 1,
       dbPool: 10,
+      dbMaxBatch: 256,
       cacheEntries: 10_000,
       nullFilter: true,
       limits: defaultLimits,
@@ -23,6 +24,8 @@ describe('parseRpcArgs', () => {
       db: { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 2000, keepAliveMs: 10_000 },
       keyLookupTimeoutMs: 1000,
       readyTimeoutMs: 1000,
+      listenBacklog: 4096,
+      maxEventLoopLagMs: 500,
     })
     expect(parseRpcArgs(['-h'])).toBe('help')
   })
@@ -30,11 +33,11 @@ describe('parseRpcArgs', () => {
   test('args: every flag', () => {
     const args = parseRpcArgs(
       [
-        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--cache-entries', '0', '--null-filter', 'off'],
+        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--db-max-batch', '64', '--cache-entries', '0', '--null-filter', 'off'],
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
-        ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000'],
+        ['--usage-flush-ms', '250', '--replica-max-lag-ms', '2000', '--listen-backlog', '100', '--max-event-loop-lag-ms', '0'],
         ['--db-statement-timeout-ms', '3000', '--db-query-timeout-ms', '4000', '--db-connect-timeout-ms', '500', '--db-keepalive-ms', '0'],
         ['--key-lookup-timeout-ms', '700', '--ready-timeout-ms', '800'],
       ].flat(),
@@ -45,6 +48,7 @@ describe('parseRpcArgs', () => {
       host: '0.0.0.0',
       workers: 2,
       dbPool: 4,
+      dbMaxBatch: 64,
       cacheEntries: 0,
       nullFilter: false,
       limits: {
@@ -68,6 +72,8 @@ describe('parseRpcArgs', () => {
       db: { statementTimeoutMs: 3000, queryTimeoutMs: 4000, connectTimeoutMs: 500, keepAliveMs: 0 },
       keyLookupTimeoutMs: 700,
       readyTimeoutMs: 800,
+      listenBacklog: 100,
+      maxEventLoopLagMs: 0,
     })
   })
 

@@ -6,6 +6,8 @@ import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './failover/partner.js'
 import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultKeyLookupTimeoutMs } from './access/auth.js'
+import { defaultMaxLookupsPerStatement } from './methods/store.js'
+import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -14,6 +16,7 @@ export type RpcArgs = {
   host: string
   workers: number
   dbPool: number
+  dbMaxBatch: number
   cacheEntries: number
   /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
   nullFilter: boolean
@@ -29,6 +32,8 @@ export type RpcArgs = {
   db: DbTimeoutFlags
   keyLookupTimeoutMs: number
   readyTimeoutMs: number
+  listenBacklog: number
+  maxEventLoopLagMs: number
   /** Where to serve GET /metrics, /health and /ready (full detail); undefined = no admin port. */
   metrics: MetricsListen | undefined
 }
@@ -57,12 +62,22 @@ Flags:
   --port <n>                       default ${defaultPort} (0: any free port)
   --host <addr>                    default 127.0.0.1 (0.0.0.0 to listen on every interface)
   --workers <n>                    server processes sharing the port (node:cluster); default 1
-  --db-pool <n>                    Postgres connections per process; default 10
+  --db-pool <n>                    Postgres connections per process (and per read replica); uncle
+                                   lookups use each for at most one statement at a time, and
+                                   lookups arriving meanwhile wait for the next; default 10
+  --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
   --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
                                    unknown hash is answered null without a database read; default on
+Overload:
+  --listen-backlog <n>             connections the kernel queues for accepting (listen backlog); Linux
+                                   caps it at net.core.somaxconn (\`sysctl net.core.somaxconn\`;
+                                   4096 on kernels since 5.4, 128 before); default ${defaultListenBacklog}
+  --max-event-loop-lag-ms <n>      once the event loop is this far behind, new JSON-RPC requests get
+                                   503 -32005 "server busy" with Retry-After: 1 at once (WebSocket:
+                                   that error per message) until it catches up; 0 = never; default ${defaultMaxEventLoopLagMs}
 Limits:
   --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
   --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
@@ -121,6 +136,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'host',
     'workers',
     'db-pool',
+    'db-max-batch',
     'cache-entries',
     'null-filter',
     'max-body-bytes',
@@ -141,6 +157,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'partner-cooldown-ms',
     'usage-flush-ms',
     'replica-max-lag-ms',
+    'listen-backlog',
+    'max-event-loop-lag-ms',
     'metrics-port',
     'metrics-host',
     'key-lookup-timeout-ms',
@@ -165,6 +183,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     host: values.host ?? '127.0.0.1',
     workers: integer('workers', values.workers, 1, 1),
     dbPool: integer('db-pool', values['db-pool'], 1, 10),
+    dbMaxBatch: integer('db-max-batch', values['db-max-batch'], 1, defaultMaxLookupsPerStatement),
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
     nullFilter: nullFilter === 'on',
     limits: {
@@ -197,6 +216,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     db: parseDbTimeoutFlags(values, defaultRpcDbTimeouts),
     keyLookupTimeoutMs: integer('key-lookup-timeout-ms', values['key-lookup-timeout-ms'], 1, defaultKeyLookupTimeoutMs),
     readyTimeoutMs: integer('ready-timeout-ms', values['ready-timeout-ms'], 1, defaultReadyTimeoutMs),
+    listenBacklog: integer('listen-backlog', values['listen-backlog'], 1, defaultListenBacklog),
+    maxEventLoopLagMs: integer('max-event-loop-lag-ms', values['max-event-loop-lag-ms'], 0, defaultMaxEventLoopLagMs),
     metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: values['metrics-host'] ?? '127.0.0.1' },
   }
 }

@@ -174,6 +174,10 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
           ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,
         dbDeadlineMs: args.dbDeadlineMs,
+        dbStatements: args.dbPool,
+        dbMaxBatch: args.dbMaxBatch,
+        listenBacklog: args.listenBacklog,
+        maxEventLoopLagMs: args.maxEventLoopLagMs,
         partner: args.partner,
         usageFlushMs: args.usageFlushMs,
         keyLookupTimeoutMs: args.keyLookupTimeoutMs,

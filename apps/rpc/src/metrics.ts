@@ -39,6 +39,8 @@ export type RpcMetrics = {
   countLookups(cache: AnswerCache): AnswerCache
   /** One batched uncle statement (store.ts): `seconds` from sending it to its rows, `lookups` it carried; `failed` when it failed. */
   uncleRead(seconds: number, lookups: number, failed: boolean): void
+  /** A message shed under overload (503 / -32005 "server busy") before it was read further. */
+  shed(transport: Transport): void
   /** Binds the gauges to the live state they report. */
   watch(sources: RpcMetricSources): void
 }
@@ -84,9 +86,16 @@ export function createRpcMetrics(): RpcMetrics {
     labelNames: ['network'] as const,
     registers,
   })
+  const shedTotal = new BoundCounter({
+    name: 'uncle_rpc_shed_total',
+    help: 'Messages shed because the event loop was too far behind (--max-event-loop-lag-ms): HTTP 503 or a WebSocket -32005 "server busy", by transport',
+    labelNames: ['transport'],
+    registers,
+  })
+  const shedSeries = { http: shedTotal.labels({ transport: 'http' }), ws: shedTotal.labels({ transport: 'ws' }) }
   const readDuration = new BoundHistogram({
     name: 'uncle_rpc_db_read_duration_seconds',
-    help: 'Time of one batched uncle lookup statement (the cache misses of one event-loop turn), from sending it to its rows, by result (ok, failed)',
+    help: 'Time of one batched uncle lookup statement (the misses queued while the earlier statements were in flight), from sending it to its rows, by result (ok, failed)',
     labelNames: ['result'],
     buckets: durationBuckets,
     registers,
@@ -198,6 +207,9 @@ export function createRpcMetrics(): RpcMetrics {
     uncleRead(seconds, lookups, failed) {
       ;(failed ? readFailed : readOk).observe(seconds)
       readLookups.observe(lookups)
+    },
+    shed(transport) {
+      shedSeries[transport].inc()
     },
     countLookups: (cache) => ({
       get(key) {

@@ -18,6 +18,7 @@ import { createNetworkResolver, type ServedNetwork } from './transport/network.j
 import { type CreatePartnerParameters, createPartner, type Partner } from './failover/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
 import { createReadiness, type Readiness } from './transport/readiness.js'
+import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
 import { createDbKeyStore } from './access/keyStore.js'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
@@ -31,7 +32,7 @@ export type RpcServerDeps = {
   keyStore?: KeyStore | undefined
   /** Where uncles and blocks are read (read replicas). Default: `db`. */
   reads?: ReadSource | undefined
-  /** Default: createFindUncle on `reads` (the lookups of one event-loop turn as one getUncles statement). */
+  /** Default: createFindUncle on `reads` (getUncles statements, one per pool connection in flight, carrying the lookups queued meanwhile). */
   findUncle?: FindUncle | undefined
   /** Default: blockKnown on `reads`. */
   blockKnown?: BlockKnown | undefined
@@ -53,6 +54,10 @@ export type RpcServerOptions = {
   auth?: CreateAuthParameters | undefined
   /** Shared per-key limits in Redis; omitted = no rate limiting. */
   rateLimits?: CreateRateLimiterParameters | undefined
+  /** Uncle statements in flight at once: the pool size (one per connection). Default 10. */
+  dbStatements?: number | undefined
+  /** Most lookups in one uncle statement. Default 256. */
+  dbMaxBatch?: number | undefined
   /** A database read with no read completing for this long (4× in all) counts as "index unavailable" (createDeadline). Default 250 ms. */
   dbDeadlineMs?: number | undefined
   /** Timeout and circuit breaker of each network's partner (networks[].partnerUrl). */
@@ -63,6 +68,10 @@ export type RpcServerOptions = {
   keyLookupTimeoutMs?: number | undefined
   /** Longest wait for the readiness check's database read (and the heads refresh). Default 1 s. */
   readyTimeoutMs?: number | undefined
+  /** New JSON-RPC requests are shed (503, -32005) while the event loop is further behind than this; 0 = never. Default 500 ms. */
+  maxEventLoopLagMs?: number | undefined
+  /** Connections the kernel may hold for accepting (listen(2) backlog; Linux caps it at net.core.somaxconn). Default 4096. */
+  listenBacklog?: number | undefined
 }
 
 export type RpcServer = {
@@ -113,7 +122,11 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     localFailures = 0
   }
   const methods = createMethods({
-    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), { onStatement: deps.metrics?.uncleRead }),
+    findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), {
+        onStatement: deps.metrics?.uncleRead,
+        maxStatements: options.dbStatements,
+        maxLookupsPerStatement: options.dbMaxBatch,
+      }),
     blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
     cache: deps.metrics?.countLookups(cache) ?? cache,
     latest: heads.latest,
@@ -172,7 +185,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     // Note: node checks these timeouts on this period (default 30 s), so it bounds their precision.
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
-  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
+  const lag = createEventLoopLag({ maxLagMs: options.maxEventLoopLagMs ?? defaultMaxEventLoopLagMs })
+  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('ws')) }, server)
   metrics?.watch({
     partners,
     wsConnections: ws.connections,
@@ -182,7 +196,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   })
   finishApp(app, logger)
   let closing = false
-  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing })
+  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) })
   // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
   // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).
   const unanswered = new Set<ServerResponse>()
@@ -218,7 +232,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       )
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject)
-        server.listen(port, host, () => {
+        server.listen({ port, host, backlog: options.listenBacklog ?? defaultListenBacklog }, () => {
           server.off('error', reject)
           resolve()
         })
@@ -227,6 +241,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     },
     async close() {
       heads.stop()
+      lag.stop()
       closing = true
       for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
       await ws.close()

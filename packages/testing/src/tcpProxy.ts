@@ -1,8 +1,8 @@
 import { connect, createServer, type Server, type Socket } from 'node:net'
 
 // Test-only: a TCP proxy in front of a real service (Postgres, Redis, a partner node, a node's
-// WebSocket), so a test can make that service unavailable to the code under test without
-// touching the service itself.
+// WebSocket), so a test can make that service unavailable, or far away, to the code under test
+// without touching the service itself.
 
 export type TcpProxy = {
   readonly port: number
@@ -14,14 +14,50 @@ export type TcpProxy = {
   hang(): void
   /** Forwards again (re-listening on the same port after a cut; held connections are destroyed). */
   restore(): Promise<void>
+  /** Latency added in each direction (ms): every chunk is passed on this long after it arrived, in order. */
+  delayMs: number
   close(): Promise<void>
 }
 
+export type TcpProxyOptions = {
+  /** Latency added in each direction (ms), as a database in another zone has; default 0. Changeable later (`proxy.delayMs`). */
+  delayMs?: number
+}
+
+/**
+ * Writes chunks to `to` `delayMs()` after each was handed over, in order (one timer per direction,
+ * not one per chunk). Note: a delay, not a bandwidth limit: chunks arriving together leave together.
+ */
+function delayedWriter(to: Socket, delayMs: () => number): (chunk: Buffer) => void {
+  const queue: { at: number; chunk: Buffer }[] = []
+  let timer: NodeJS.Timeout | undefined
+  const drain = () => {
+    timer = undefined
+    const now = performance.now()
+    while (queue.length > 0 && queue[0]!.at <= now) {
+      const { chunk } = queue.shift()!
+      if (!to.destroyed) to.write(chunk)
+    }
+    if (queue.length > 0) timer = setTimeout(drain, queue[0]!.at - now)
+  }
+  return (chunk) => {
+    const delay = delayMs()
+    if (delay <= 0 && queue.length === 0) {
+      to.write(chunk)
+      return
+    }
+    queue.push({ at: performance.now() + delay, chunk })
+    timer ??= setTimeout(drain, delay)
+  }
+}
+
 /** Starts a proxy on 127.0.0.1 (a free port) to `target`. */
-export async function createTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function createTcpProxy(target: { host: string; port: number }, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   const sockets = new Set<Socket>()
   let mode: TcpProxy['mode'] = 'open'
   let port = 0
+  let delayMs = options.delayMs ?? 0
+  const delay = () => delayMs
 
   const server: Server = createServer((client) => {
     sockets.add(client)
@@ -37,11 +73,13 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
     })
     upstream.on('error', () => upstream.destroy())
     client.on('close', () => upstream.destroy())
-    client.on('data', (chunk) => {
-      if (mode === 'open') upstream.write(chunk)
+    const toUpstream = delayedWriter(upstream, delay)
+    const toClient = delayedWriter(client, delay)
+    client.on('data', (chunk: Buffer) => {
+      if (mode === 'open') toUpstream(chunk)
     })
-    upstream.on('data', (chunk) => {
-      if (mode === 'open') client.write(chunk)
+    upstream.on('data', (chunk: Buffer) => {
+      if (mode === 'open') toClient(chunk)
     })
   })
 
@@ -66,6 +104,12 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
     },
     get mode() {
       return mode
+    },
+    get delayMs() {
+      return delayMs
+    },
+    set delayMs(ms: number) {
+      delayMs = ms
     },
     async cut() {
       mode = 'cut'

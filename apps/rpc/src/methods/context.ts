@@ -14,8 +14,8 @@ export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy 
 /** A stored uncle with its RLP `size` and the number of the block that includes it. */
 export type FoundUncle = { uncle: HashedHeader & { size: number }; blockNumber: bigint }
 
-/** The storage lookup behind the method: one primary-key read. */
-export type FindUncle = (params: { network: string; blockHash: Hex; index: number }) => Promise<FoundUncle | null>
+/** The storage lookup behind the method: one primary-key read. A `signal` that aborts before the read is sent drops it. */
+export type FindUncle = (params: { network: string; blockHash: Hex; index: number; signal?: AbortSignal | undefined }) => Promise<FoundUncle | null>
 
 /** Whether the block with this hash is indexed (a known block makes a null answer authoritative). */
 export type BlockKnown = (params: { network: string; blockHash: Hex }) => Promise<boolean>

@@ -44,11 +44,12 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   const gate = createReadGate({ cooldownMs: Math.max(1000, 4 * deadlineMs) })
   const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
-  // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when settled.
-  const inFlight = new Map<string, Promise<Uint8Array | null>>()
+  // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
+  // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
+  const inFlight = new Map<string, { answer: Promise<Uint8Array | null>; waiters: number; abort: AbortController }>()
 
-  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number): Promise<Uint8Array | null> {
-    const found = await findUncle({ network: network.name, blockHash, index })
+  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number, signal: AbortSignal): Promise<Uint8Array | null> {
+    const found = await findUncle({ network: network.name, blockHash, index, signal })
     if (found === null) return null
     // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
     const json = utf8.encode(serializeUncle(found.uncle))
@@ -88,20 +89,30 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   }
 
   async function read(context: MethodContext, key: string, blockHash: Hex, index: bigint, stored: number): Promise<RawJson | null> {
-    let pending = inFlight.get(key)
-    if (pending === undefined) {
+    let shared = inFlight.get(key)
+    if (shared === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
-      pending = lookup(key, context.network, blockHash, stored)
-      inFlight.set(key, pending)
-      const settled = () => inFlight.delete(key)
-      pending.then(settled, settled)
+      const abort = new AbortController()
+      const entry = { answer: lookup(key, context.network, blockHash, stored, abort.signal), waiters: 0, abort }
+      const settled = () => {
+        if (inFlight.get(key) === entry) inFlight.delete(key)
+      }
+      entry.answer.then(settled, settled)
+      inFlight.set(key, entry)
+      shared = entry
     }
+    shared.waiters++
     let json: Uint8Array | null
     try {
-      json = await withDeadline(pending)
+      json = await withDeadline(shared.answer)
       gate.succeeded()
     } catch (error) {
       gate.failed()
+      // Note: the last request to give up drops the lookup, so a queue of lookups nobody waits for is not sent.
+      if (--shared.waiters === 0) {
+        if (inFlight.get(key) === shared) inFlight.delete(key)
+        shared.abort.abort(error)
+      }
       throw unavailable(context.failover, blockHash, index, error)
     }
     return json === null ? checkNull(context, blockHash, index) : rawJson(json)

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
-import { createFindUncle, maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
+import { createFindUncle, defaultMaxLookupsPerStatement as maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('createFindUncle', () => {
   let database: TestDatabase
@@ -59,6 +59,74 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('create
     expect(reads()).toBe(3)
     expect(found.at(-1)).toBeNull()
     expect(found.slice(0, -1).every((f) => f !== null)).toBe(true)
+  })
+
+  /** Reads through the primary, each held until `release()`: the statements "in flight" and the lookups each carried. */
+  function held(): { source: ReadSource; sizes: number[]; release: () => void; waiting: () => number } {
+    const primary = primaryReads(db)
+    const gates: (() => void)[] = []
+    const sizes: number[] = []
+    return {
+      source: {
+        read: async (query) => {
+          await new Promise<void>((resolve) => gates.push(resolve))
+          return primary.read(query)
+        },
+      },
+      sizes,
+      release: () => gates.splice(0).forEach((open) => open()),
+      waiting: () => gates.length,
+    }
+  }
+  const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+  test('behavior: lookups arriving while every statement is in flight join the next one, whatever their turn', async () => {
+    const reads = held()
+    const find = createFindUncle(reads.source, { maxStatements: 2, onStatement: (_s, lookups) => reads.sizes.push(lookups) })
+    const ask = (line: (typeof lines)[number]) => find({ network: 'mainnet', blockHash: line.blockHash, index: Number(line.index) })
+    const first = [ask(lines[0]!), ask(lines[1]!)]
+    await turn()
+    const second = ask(lines[2]!)
+    await turn()
+    expect(reads.waiting()).toBe(2)
+    // Ten more lookups, each in its own turn, while both statements are in flight: none is sent yet.
+    const later: Promise<unknown>[] = []
+    for (const line of lines.slice(3, 13)) {
+      later.push(ask(line))
+      await turn()
+    }
+    expect(reads.waiting()).toBe(2)
+    reads.release()
+    await Promise.all([...first, second])
+    // The first statement to end sends all ten in one statement.
+    await turn()
+    expect(reads.waiting()).toBe(1)
+    reads.release()
+    const found = (await Promise.all(later)) as { uncle: { hash: string } }[]
+    expect(found.map((f) => f.uncle.hash)).toEqual(lines.slice(3, 13).map((l) => l.result.hash))
+    // Note: the first two statements may end in either order (two connections).
+    expect([...reads.sizes.slice(0, 2)].sort()).toEqual([1, 2])
+    expect(reads.sizes[2]).toBe(10)
+  })
+
+  test('behavior: a queued lookup whose signal aborts is not sent and rejects with the reason', async () => {
+    const reads = held()
+    const find = createFindUncle(reads.source, { maxStatements: 1, onStatement: (_s, lookups) => reads.sizes.push(lookups) })
+    const ask = (line: (typeof lines)[number], signal?: AbortSignal) => find({ network: 'mainnet', blockHash: line.blockHash, index: Number(line.index), signal })
+    const first = ask(lines[0]!)
+    await turn()
+    const giveUp = new AbortController()
+    const dropped = ask(lines[1]!, giveUp.signal)
+    const kept = ask(lines[2]!)
+    await turn()
+    giveUp.abort(new Error('deadline'))
+    await expect(dropped).rejects.toThrow('deadline')
+    reads.release()
+    await first
+    await turn()
+    reads.release()
+    expect((await kept)?.uncle.hash).toBe(lines[2]!.result.hash)
+    expect(reads.sizes).toEqual([1, 1])
   })
 
   test('error: a failed statement fails each lookup of it', async () => {

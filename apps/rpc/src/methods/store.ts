@@ -10,25 +10,48 @@ export function primaryReads(db: Db): ReadSource {
   return { read: (query) => query(db) }
 }
 
-/** Most pairs in one statement: a larger burst is split, so that it uses several pool connections. */
-export const maxLookupsPerStatement = 256
+/** Default most pairs in one statement: a larger queue is sent as several statements. */
+export const defaultMaxLookupsPerStatement = 256
+/** Default uncle statements in flight at once: the default pool size (one per connection). */
+export const defaultMaxStatements = 10
 
 export type FindUncleOptions = {
   /** Told about every statement: its time from sending to rows (s), its lookups, whether it failed (metrics). */
   onStatement?: ((seconds: number, lookups: number, failed: boolean) => void) | undefined
+  /** Uncle statements in flight at once; set it to the pool size, so that each connection carries at most one. Default 10. */
+  maxStatements?: number | undefined
+  /** Most lookups in one statement. Default 256. */
+  maxLookupsPerStatement?: number | undefined
 }
 
-type Waiting = { blockHash: Hex; index: number; resolve: (found: FoundUncle | null) => void; reject: (error: unknown) => void }
+type Waiting = {
+  blockHash: Hex
+  index: number
+  resolve: (found: FoundUncle | null) => void
+  reject: (error: unknown) => void
+  /** Set when the caller gave up before the lookup was sent: it is skipped, not sent. */
+  dropped: boolean
+}
 
 /**
- * The uncle lookup on Postgres, batched: the lookups asked for in one event-loop turn (every
- * request parsed from the sockets read in that turn) go to `source` as one getUncles statement per
- * network (`unnest` of the (block hash, index) pairs, a nested loop of primary-key reads), sent
- * from setImmediate once the turn's I/O callbacks have run. A failed statement fails each lookup of it.
+ * The uncle lookup on Postgres, batched by round trip: at most `maxStatements` getUncles
+ * statements are in flight (one per pool connection), and lookups that arrive meanwhile wait in a
+ * queue per network. When a statement ends, the next one leaves at once with everything queued
+ * (up to `maxLookupsPerStatement`, oldest network first); while fewer are in flight, the lookups
+ * of one event-loop turn (every request parsed from the sockets read in that turn) leave together
+ * from setImmediate. So a database far away costs each lookup about one round trip plus the wait
+ * for a statement to end, whatever the rate, where one statement per turn waiting for a pool
+ * connection held the rate at pool size / round trip. A statement is `unnest` of the (block hash,
+ * index) pairs, a nested loop of primary-key reads; a failed one fails each lookup of it. A
+ * lookup whose `signal` aborts before it is sent leaves the queue and rejects with the reason.
  */
-export function createFindUncle(source: ReadSource, { onStatement }: FindUncleOptions = {}): FindUncle {
-  // Lookups waiting for the next flush, by network. Invariant: non-empty iff a flush is scheduled.
-  let pending = new Map<string, Waiting[]>()
+export function createFindUncle(source: ReadSource, options: FindUncleOptions = {}): FindUncle {
+  const { onStatement, maxStatements = defaultMaxStatements, maxLookupsPerStatement = defaultMaxLookupsPerStatement } = options
+  // Lookups not sent yet, by network, oldest first (each entry's `seq` orders networks by their oldest).
+  const queues = new Map<string, { seq: number; waiting: Waiting }[]>()
+  let seq = 0
+  let inFlight = 0
+  let scheduled = false
 
   async function send(network: string, batch: readonly Waiting[]): Promise<void> {
     const started = onStatement === undefined ? 0 : performance.now()
@@ -46,22 +69,75 @@ export function createFindUncle(source: ReadSource, { onStatement }: FindUncleOp
     }
   }
 
-  function flush(): void {
-    const batches = pending
-    pending = new Map()
-    for (const [network, batch] of batches)
-      for (let from = 0; from < batch.length; from += maxLookupsPerStatement) void send(network, batch.slice(from, from + maxLookupsPerStatement))
+  /** The network whose oldest queued lookup is the oldest; undefined when nothing is queued. */
+  function oldestNetwork(): string | undefined {
+    let oldest: { network: string; seq: number } | undefined
+    for (const [network, queue] of queues) {
+      const head = queue[0]
+      if (head !== undefined && (oldest === undefined || head.seq < oldest.seq)) oldest = { network, seq: head.seq }
+    }
+    return oldest?.network
   }
 
-  return ({ network, blockHash, index }) =>
+  /** Up to `maxLookupsPerStatement` queued lookups of `network`, oldest first, skipping dropped ones. */
+  function take(network: string): Waiting[] {
+    const queue = queues.get(network) ?? []
+    const batch: Waiting[] = []
+    let taken = 0
+    while (taken < queue.length && batch.length < maxLookupsPerStatement) {
+      const { waiting } = queue[taken++]!
+      if (!waiting.dropped) batch.push(waiting)
+    }
+    queue.splice(0, taken)
+    if (queue.length === 0) queues.delete(network)
+    return batch
+  }
+
+  /** Sends statements while fewer than `maxStatements` are in flight and lookups wait. */
+  function pump(): void {
+    while (inFlight < maxStatements) {
+      const network = oldestNetwork()
+      if (network === undefined) return
+      const batch = take(network)
+      if (batch.length === 0) continue
+      inFlight++
+      void send(network, batch).finally(() => {
+        inFlight--
+        pump()
+      })
+    }
+  }
+
+  const flush = () => {
+    scheduled = false
+    pump()
+  }
+
+  return ({ network, blockHash, index, signal }) =>
     new Promise<FoundUncle | null>((resolve, reject) => {
-      if (pending.size === 0) setImmediate(flush)
-      let batch = pending.get(network)
-      if (batch === undefined) {
-        batch = []
-        pending.set(network, batch)
+      if (signal?.aborted) return reject(signal.reason)
+      const waiting: Waiting = { blockHash, index, resolve, reject, dropped: false }
+      if (signal !== undefined) {
+        const drop = () => {
+          waiting.dropped = true
+          reject(signal.reason)
+        }
+        signal.addEventListener('abort', drop, { once: true })
+        // Note: sent or not, once settled the lookup needs no listener (its answer only settles a settled promise).
+        waiting.resolve = (found) => (signal.removeEventListener('abort', drop), resolve(found))
+        waiting.reject = (error) => (signal.removeEventListener('abort', drop), reject(error))
       }
-      batch.push({ blockHash, index, resolve, reject })
+      let queue = queues.get(network)
+      if (queue === undefined) {
+        queue = []
+        queues.set(network, queue)
+      }
+      queue.push({ seq: seq++, waiting })
+      // Note: with a statement free, wait for the rest of this turn's lookups; else the next statement to end sends them.
+      if (!scheduled && inFlight < maxStatements) {
+        scheduled = true
+        setImmediate(flush)
+      }
     })
 }
 

@@ -8,6 +8,7 @@ import { accessAllowed, rejectedBody } from '../access/keyAccess.js'
 import { type DiscardBound, discardBody, isJsonContentType, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
+import { shedBody, shedRetryAfterSeconds } from './overload.js'
 import { rpcPath } from './routes.js'
 
 export type HttpDeps = {
@@ -18,6 +19,10 @@ export type HttpDeps = {
   logger: Logger
   /** True once the server is closing: every answer then ends its connection (Connection: close). */
   closing?: (() => boolean) | undefined
+  /** True while the process is too far behind to take new requests (overload.ts): they get 503 at once. */
+  overloaded?: (() => boolean) | undefined
+  /** Told about each request shed (metrics). */
+  onShed?: (() => void) | undefined
 }
 
 /**
@@ -62,11 +67,14 @@ const preflightHeaders = [
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, measured on 2 cores): returns false for anything that is not `POST …/v3/…`, which
  * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
- * order: network (404), key (401; 503 + Retry-After when it cannot be checked now), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * order: overload (503 -32005 with Retry-After, before anything else is read: the body is
+ * discarded), network (404), key (401; 503 + Retry-After when it cannot be checked now), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
  * batch gets 200 with an empty body.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { resolver, auth, answer, limits, logger, closing = () => false } = deps
+  const { resolver, auth, answer, limits, logger, closing = () => false, overloaded = () => false, onShed } = deps
+  const shed = Buffer.from(shedBody())
+  const shedHeaders = ['retry-after', String(shedRetryAfterSeconds)]
   // Note: checked when the answer is written, not tracked per response: the answers in flight when
   // closing starts end their connections without a listener or a set entry per request.
   const send = (res: ServerResponse, status: number, body: string | Uint8Array, close = false) => sendJson(res, status, body, close || closing())
@@ -128,6 +136,12 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     }
     const match = rpcPath.exec(req.url ?? '')
     if (match === null) return false
+    if (overloaded()) {
+      onShed?.()
+      // Note: node reads and drops the unread body after the answer, and the connection stays open (a reconnect would cost more).
+      sendJson(res, 503, shed, closing(), shedHeaders)
+      return true
+    }
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))
     return true
   }

@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createApiKey, createDb, migrateDatabase } from '@uncle-rpc/db'
+import { createTcpProxy } from '@uncle-rpc/testing'
+import pg from 'pg'
+import { derivedUncles, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { openLoop, quantile } from './openLoop.js'
+import { benchRoot } from './rpcLoad.js'
+
+// npm run bench:remote-database -- [--rate 600] [--duration 15] [--delays 0,25] [--variant='--db-pool 4' …] [--root <checkout>]
+// The cold path with the database far away: a fresh database seeded with the 1,410 mainnet uncles
+// of blocks 0..8191, reached through a TCP proxy that adds `delay` ms in each direction (a
+// database in another zone: 25 ms each way). One `uncle-rpc rpc` process with its cache off
+// (--cache-entries 0) and otherwise default flags (plus each --variant's), and an open-loop load
+// of random known uncles at --rate per second for --duration s (bench/openLoop.ts). Prints
+// answered, failed, p50, p99 and max per delay and variant. --root runs the rpc of another
+// checkout (e.g. an older commit, for before figures).
+
+const { values: flags } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '600' },
+    duration: { type: 'string', default: '15' },
+    delays: { type: 'string', default: '0,25' },
+    variant: { type: 'string', multiple: true, default: [''] },
+    root: { type: 'string', default: benchRoot },
+  },
+})
+const rate = Number(flags.rate)
+const seconds = Number(flags.duration)
+const delays = flags.delays.split(',').map(Number)
+const root = resolve(flags.root)
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+function startRpc(config: string, databaseUrl: string, extra: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const args = ['apps/cli/bin/uncle-rpc.js', 'rpc', '--config', config, '--port', '0', '--cache-entries', '0', ...extra]
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((ok, fail) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /rpc listening on http:\/\/[^:]+:(\d+)/.exec(out)
+      if (match) ok({ child, port: Number(match[1]) })
+    })
+    child.once('exit', (code) => fail(new Error(`rpc exited with ${code}: ${out}`)))
+  })
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    child.once('exit', () => done())
+    child.kill('SIGTERM')
+  })
+}
+
+type Row = { delay: number; variant: string; sent: number; answered: number; failed: number; p50: number; p99: number; max: number; reasons: string }
+
+async function main(): Promise<void> {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  const url = new URL(base)
+  url.pathname = `/uncle_rpc_bench_remote_${process.pid}`
+  await migrateDatabase({ url: url.toString() })
+  const database = createDb({ url: url.toString(), max: 2 })
+  const rows: Row[] = []
+  try {
+    await seedMainnetUncles(database.db)
+    await database.pool.query('vacuum analyze')
+    const { key } = await createApiKey(database.db, { plan: 'custom', rpsLimit: 1_000_000, dailyLimit: 1_000_000_000, batchLimit: 1000, label: 'bench' })
+    const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-remote-'))
+    const config = join(dir, 'networks.json')
+    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
+    const uncles = derivedUncles()
+    const body = (n: number) => {
+      const u = uncles[Math.floor(Math.random() * uncles.length)]!
+      return JSON.stringify({ jsonrpc: '2.0', id: n, method: 'eth_getUncleByBlockHashAndIndex', params: [u.blockHash, u.index] })
+    }
+    log(`${uncles.length} known uncles; rpc from ${root}; ${rate} req/s for ${seconds} s, open loop, cache off`)
+
+    for (const delay of delays)
+      for (const variant of flags.variant) {
+        const proxy = await createTcpProxy({ host: base.hostname, port: Number(base.port || 5432) }, { delayMs: delay })
+        const proxied = new URL(url)
+        proxied.hostname = '127.0.0.1'
+        proxied.port = String(proxy.port)
+        const rpc = await startRpc(config, proxied.toString(), variant.split(' ').filter(Boolean))
+        try {
+          const result = await openLoop({ url: `http://127.0.0.1:${rpc.port}/v3/${key}`, rate, seconds, body })
+          const reasons = [...result.reasons].map(([reason, n]) => `${reason}: ${n}`).join(', ')
+          const row = {
+            delay,
+            variant: variant || 'default flags',
+            sent: result.sent,
+            answered: result.answered,
+            failed: result.failed,
+            p50: quantile(result.latencies, 0.5),
+            p99: quantile(result.latencies, 0.99),
+            max: result.latencies.at(-1) ?? Number.NaN,
+            reasons,
+          }
+          rows.push(row)
+          log(`delay ${delay} ms, ${row.variant}: ${row.answered}/${row.sent} answered, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms${reasons ? ` (${reasons})` : ''}`)
+        } finally {
+          await stop(rpc.child)
+          await proxy.close()
+        }
+      }
+  } finally {
+    await database.close()
+    const admin = new pg.Client({ connectionString: base.toString() })
+    await admin.connect()
+    await admin.query(`drop database if exists ${pg.escapeIdentifier(url.pathname.slice(1))} with (force)`)
+    await admin.end()
+  }
+  const pass = (r: Row) => (r.delay === 25 && r.variant === 'default flags' ? (r.failed === 0 && r.p99 <= 400 ? ' PASS' : ' FAIL') : '')
+  process.stdout.write(
+    [
+      '',
+      `random known uncles, cache off, ${rate} req/s open loop for ${seconds} s (latency from each request's due time)`,
+      '| delay each way | rpc flags | answered | failed | p50 ms | p99 ms | max ms |',
+      '| ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+      ...rows.map((r) => `| ${r.delay} ms | ${r.variant} | ${r.answered} of ${r.sent} | ${r.failed} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(0)} |${pass(r)}`),
+      '(PASS: every request answered and p99 ≤ 400 ms with the database 25 ms away and default flags)',
+      '',
+    ].join('\n'),
+  )
+}
+
+await main()
