@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/jsonrpc'
-import type { Answer, Outcome } from './answer.js'
+import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
-import { accessAllowed, rejectedBody } from '../access/keyAccess.js'
-import { type DiscardBound, discardBody, isJsonContentType, readBody } from './httpBody.js'
+import { createAdmission, failoverRequested } from './admission.js'
+import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
-import type { NetworkResolver, ServedNetwork } from './network.js'
-import { shedBody, shedRetryAfterSeconds } from './overload.js'
+import type { NetworkResolver } from './network.js'
 import { rpcPath } from './routes.js'
 
 export type HttpDeps = {
@@ -41,16 +40,6 @@ export function sendJson(res: ServerResponse, status: number, text: string | Uin
   res.end(body)
 }
 
-/** Sends an answer: Retry-After on a 429, `X-Failover: partner` when the partner answered. */
-function sendOutcome(res: ServerResponse, { status, body, retryAfter, failover }: Outcome, close: boolean): void {
-  if (retryAfter === undefined && failover !== true) return sendJson(res, status, body, close)
-  const extra: string[] = []
-  if (retryAfter !== undefined) extra.push('retry-after', String(retryAfter))
-  if (failover === true) extra.push('x-failover', 'partner')
-  sendJson(res, status, body, close, extra)
-}
-
-const failoverHeader = /^\s*true\s*$/i
 /** CORS preflight answer: any origin may ask (a key's Origin allowlist decides on the POST itself). */
 const preflightHeaders = [
   'access-control-allow-origin',
@@ -66,54 +55,50 @@ const preflightHeaders = [
 /**
  * The JSON-RPC endpoint as a plain node:http listener, ahead of Express's router (Express costs
  * ~150 µs a request, measured on 2 cores): returns false for anything that is not `POST …/v3/…`, which
- * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). Checks in
- * order: overload (503 -32005 with Retry-After, before anything else is read: the body is
- * discarded), network (404), key (401; 503 + Retry-After when it cannot be checked now), the key's restrictions (403 -32002), Content-Type (415), body size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
- * batch gets 200 with an empty body.
+ * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). The checks
+ * before the body (admission.ts: overload, network, key, restrictions, Content-Type), then the body
+ * size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
+ * batch gets 200 with an empty body. The fast path (fastHttp/) answers the same requests the same
+ * way when it can read them strictly; this listener answers the rest.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { resolver, auth, answer, limits, logger, closing = () => false, overloaded = () => false, onShed } = deps
-  const shed = Buffer.from(shedBody())
-  const shedHeaders = ['retry-after', String(shedRetryAfterSeconds)]
+  const { answer, limits, logger, closing = () => false } = deps
+  const admit = createAdmission(deps)
   // Note: checked when the answer is written, not tracked per response: the answers in flight when
   // closing starts end their connections without a listener or a set entry per request.
-  const send = (res: ServerResponse, status: number, body: string | Uint8Array, close = false) => sendJson(res, status, body, close || closing())
-  const unsupportedType = errorResponse('null', new InvalidRequestError('unsupported content type: send application/json'))
+  const send = (res: ServerResponse, status: number, body: string | Uint8Array, close = false, headers?: readonly string[]) =>
+    sendJson(res, status, body, close || closing(), headers)
   const tooLarge = errorResponse('null', new InvalidRequestError(`request body too large: the limit is ${limits.maxBodyBytes} bytes`))
   // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.
   const discardBound: DiscardBound = { maxBytes: 8 * limits.maxBodyBytes, maxMs: Math.min(5000, limits.requestTimeoutMs) }
-  const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse) => {
+  const refuseTooLarge = async (req: IncomingMessage, res: ServerResponse, headers: readonly string[]) => {
     const ended = await discardBody(req, discardBound)
     // Note: req itself is destroyed once read to the end; the socket tells whether the client is there.
-    if (!req.socket.destroyed) send(res, 413, tooLarge, true)
+    if (!req.socket.destroyed) send(res, 413, tooLarge, true, headers)
     if (!ended) res.once('finish', () => req.socket.destroy())
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, pathNetwork: string | undefined, key: string | undefined) {
-    const network: ServedNetwork | { unknown: string } =
-      pathNetwork === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(pathNetwork) ?? { unknown: pathNetwork })
-    if ('unknown' in network) return send(res, 404, resolver.unknownBody(network.unknown))
-    // Note: browsers read answers (errors included) across origins only with this header (Infura sends it too).
-    if (req.headers.origin !== undefined) res.setHeader('access-control-allow-origin', '*')
-    const checked = auth.authenticate(key)
-    const result = checked instanceof Promise ? await checked : checked
-    if (!result.ok)
-      return result.status === 503
-        ? sendJson(res, 503, result.body, closing(), ['retry-after', String(result.retryAfter)])
-        : send(res, result.status, result.body)
-    const { access } = result.key
-    if (access !== undefined) {
-      const { origin, authorization } = req.headers
-      if (!accessAllowed(access, { network: network.name, origin, userAgent: req.headers['user-agent'], authorization })) return send(res, 403, rejectedBody)
-    }
-    if (!isJsonContentType(req.headers['content-type'])) return send(res, 415, unsupportedType)
-    const declared = req.headers['content-length']
-    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res)
+    const { headers } = req
+    const checked = admit({
+      pathNetwork,
+      key,
+      host: headers.host,
+      origin: headers.origin,
+      userAgent: headers['user-agent'],
+      authorization: headers.authorization,
+      contentType: headers['content-type'],
+    })
+    const admitted = checked instanceof Promise ? await checked : checked
+    // Note: node reads and drops an unread body after the answer, and the connection stays open (a reconnect would cost more).
+    if (!admitted.ok) return send(res, admitted.status, admitted.body, false, admitted.headers)
+    const declared = headers['content-length']
+    if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res, admitted.headers)
     const text = await readBody(req, limits.maxBodyBytes)
-    if (text === 'tooLarge') return refuseTooLarge(req, res)
-    const header = req.headers['enable-failover']
-    const outcome = answer(text, result.key, network, typeof header === 'string' && failoverHeader.test(header))
-    sendOutcome(res, outcome instanceof Promise ? await outcome : outcome, closing())
+    if (text === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
+    const outcome = answer(text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
+    const { status, body, retryAfter, failover } = outcome instanceof Promise ? await outcome : outcome
+    send(res, status, body, false, outcomeHeaders(admitted.headers, retryAfter, failover))
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
@@ -122,9 +107,9 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       res.destroy()
       return
     }
-    const correlationId = randomUUID().slice(0, 8)
+    const { correlationId, body } = internalError()
     logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
-    send(res, 500, errorResponse('null', new InternalError('internal error', { data: { correlationId } })), true)
+    send(res, 500, body, true)
   }
 
   return (req, res) => {
@@ -136,13 +121,22 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     }
     const match = rpcPath.exec(req.url ?? '')
     if (match === null) return false
-    if (overloaded()) {
-      onShed?.()
-      // Note: node reads and drops the unread body after the answer, and the connection stays open (a reconnect would cost more).
-      sendJson(res, 503, shed, closing(), shedHeaders)
-      return true
-    }
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))
     return true
   }
+}
+
+/** The headers of an answer: the admission's (CORS), Retry-After on a 429, `X-Failover: partner` when the partner answered. */
+export function outcomeHeaders(base: readonly string[], retryAfter: number | undefined, failover: boolean | undefined): readonly string[] {
+  if (retryAfter === undefined && failover !== true) return base
+  const extra = [...base]
+  if (retryAfter !== undefined) extra.push('retry-after', String(retryAfter))
+  if (failover === true) extra.push('x-failover', 'partner')
+  return extra
+}
+
+/** A 500's body with a fresh correlation id (the same id goes to the log). */
+export function internalError(): { correlationId: string; body: string } {
+  const correlationId = randomUUID().slice(0, 8)
+  return { correlationId, body: errorResponse('null', new InternalError('internal error', { data: { correlationId } })) }
 }

@@ -183,6 +183,8 @@ describe('parseRequest', () => {
     ['a Content-Length with a space inside', good([], { cl: '4 7' })],
     ['a hexadecimal Content-Length', good([], { cl: '0x2f' })],
     ['an empty Content-Length', crlf(['POST /v3/k HTTP/1.1', 'Host: h', 'Content-Length:'])],
+    ['a tab after the Content-Length (found by the fuzzer: llhttp refuses it)', good([], { cl: `${body.length}\t` })],
+    ['a tab after Connection: close', good(['Connection: close\t'])],
     ['two Content-Lengths', good([`Content-Length: ${body.length}`])],
     ['two different Content-Lengths', good(['Content-Length: 3'])],
     ['no Content-Length', good([], { cl: '' })],

@@ -43,7 +43,10 @@ const pathPattern = /^POST \/(?:([A-Za-z0-9._~-]{1,64})\/)?v3\/([A-Za-z0-9_-]{1,
 const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 // Note: tab and printable ASCII only (no obs-text, NUL or other controls); CR and LF are checked as line ends.
 const headChars = /^[\t\x20-\x7e\r\n]*$/
-const digits = /^[0-9]{1,15}$/
+// Note: the values llhttp itself parses are taken only in their plainest form (leading spaces, no
+// trailing whitespace): it refuses some forms other headers may have (a tab after a Content-Length).
+const plainLength = /^ *([0-9]{1,15})$/
+const plainConnection = /^ *(keep-alive|close)$/i
 
 /** Whether a head not ended yet may still be one this parser reads: no bare LF or CR, no byte outside the head's set. */
 function mayBeHead(buffer: Buffer): boolean {
@@ -88,12 +91,15 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
     if (colon <= 0) return handOff
     const name = line.slice(0, colon)
     if (!token.test(name)) return handOff
-    const value = line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, '')
+    const raw = line.slice(colon + 1)
+    const value = raw.replace(/^[\t ]+|[\t ]+$/g, '')
     switch (name.toLowerCase()) {
-      case 'content-length':
-        if (contentLength !== undefined) return handOff
-        contentLength = value
+      case 'content-length': {
+        const plain = plainLength.exec(raw)
+        if (contentLength !== undefined || plain === null) return handOff
+        contentLength = plain[1] as string
         break
+      }
       case 'host':
         if (host !== undefined) return handOff
         host = value
@@ -118,10 +124,12 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
         if (enableFailover !== undefined) return handOff
         enableFailover = value
         break
-      case 'connection':
-        if (connection !== undefined) return handOff
-        connection = value.toLowerCase()
+      case 'connection': {
+        const plain = plainConnection.exec(raw)
+        if (connection !== undefined || plain === null) return handOff
+        connection = (plain[1] as string).toLowerCase()
         break
+      }
       case 'transfer-encoding':
       case 'upgrade':
       case 'expect':
@@ -130,8 +138,7 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
     }
   }
   // Note: node:http refuses an HTTP/1.1 request without Host (requireHostHeader).
-  if (host === undefined || contentLength === undefined || !digits.test(contentLength)) return handOff
-  if (connection !== undefined && connection !== 'keep-alive' && connection !== 'close') return handOff
+  if (host === undefined || contentLength === undefined) return handOff
   const bodyLength = Number(contentLength)
   if (bodyLength > limits.maxBodyBytes) return handOff
   const bodyStart = end + 4
