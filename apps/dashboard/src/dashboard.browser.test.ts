@@ -52,7 +52,7 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
 
   afterAll(async () => {
     await closeBrowser?.()
-    await app?.dashboard.close()
+    await app?.close()
     await rpc?.close()
     await closeDb?.()
     await node?.stop()
