@@ -2,7 +2,15 @@ import type { Logger } from '@uncle-rpc/config'
 import nodemailer from 'nodemailer'
 
 /** One email: plain text (the links are the whole point; no HTML to get wrong). */
-export type MailMessage = { to: string; subject: string; text: string; /** What it is, for the log (never the link). */ kind: string }
+export type MailMessage = {
+  to: string
+  subject: string
+  text: string
+  /** What it is, for the log. */
+  kind: string
+  /** The link in the text (log mode prints it on its own). */
+  link: string
+}
 
 /** Sends the dashboard's email. */
 export type Mailer = {
@@ -29,8 +37,9 @@ export function createMailer({ logger }: { logger: Logger }, { smtpUrl, from }: 
   if (smtpUrl === undefined) {
     return {
       mode: 'log',
-      async send({ to, subject, text, kind }) {
-        logger.warn({ msg: `email not sent (SMTP_URL is unset): ${subject}`, kind, to, text })
+      async send({ to, subject, kind, link }) {
+        // Note: one readable line for `npm start`: who it was for and the link to open.
+        logger.warn({ msg: `email not sent (SMTP_URL is unset): "${subject}" to ${to}; open`, link, kind })
       },
       close() {},
     }

@@ -15,6 +15,7 @@ const footer = "If you did not ask for this, ignore this email: nothing changes 
 export function verifyEmail(to: string, link: string): MailMessage {
   return {
     kind: 'verify',
+    link,
     to,
     subject: 'Verify your email for the uncle-rpc dashboard',
     text: `Open this link to verify your email address and sign in (valid for ${verifyLinkHours} hours):\n\n${link}\n\nUntil then you can sign in, but not create API keys.\n\n${footer}\n`,
@@ -25,6 +26,7 @@ export function verifyEmail(to: string, link: string): MailMessage {
 export function resetEmail(to: string, link: string): MailMessage {
   return {
     kind: 'reset',
+    link,
     to,
     subject: 'Reset your uncle-rpc dashboard password',
     text: `Open this link to choose a new password and sign in (valid for ${resetLinkMinutes} minutes, once):\n\n${link}\n\nEvery other session of your account is signed out.\n\n${footer}\n`,
@@ -35,6 +37,7 @@ export function resetEmail(to: string, link: string): MailMessage {
 export function alreadyRegisteredEmail(to: string, link: string): MailMessage {
   return {
     kind: 'signup-existing',
+    link,
     to,
     subject: 'You already have an uncle-rpc dashboard account',
     text: `Someone (you?) tried to sign up with this email, which already has an account. To sign in with a new password, open this link (valid for ${resetLinkMinutes} minutes, once):\n\n${link}\n\n${footer}\n`,
