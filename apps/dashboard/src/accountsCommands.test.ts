@@ -1,10 +1,11 @@
 import { UsageError } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertAccount, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'
 import { verifyPassword } from './auth/password.js'
+import { hasUnsafeCharacters } from './text/unsafeText.js'
 
 // `uncle-rpc accounts` on a real database: the operator's side of the dashboard.
 
@@ -72,5 +73,19 @@ describe('uncle-rpc accounts', () => {
     expect(accounts.code).toBe(0)
     for (const command of ['create <email>', 'list', 'set-plan <email> <plan>', 'disable <email>', 'enable <email>', 'requests']) expect(accounts.stdout).toContain(command)
     expect((await runCli(['dashboard', '--signup', 'maybe'])).code).toBe(2)
+  })
+
+  test('behavior: list and requests escape what users wrote: no control character reaches the terminal', async () => {
+    // Written straight to the database, as older versions of the dashboard let through.
+    const evil = await insertAccount(db, { email: 'evil\u001b[31mred\u001b[0m@x.io', passwordHash: null })
+    await insertUpgradeRequest(db, { accountId: evil!.id, plan: 'custom', message: '\u001b[2J\u001b[1;31m GRANTED by operator\u202e\tcolumn\nline' })
+    const raw = (text: string) => [...text].some((c) => c !== '\n' && c !== '\t' && hasUnsafeCharacters(c))
+    await run('list', [])
+    expect(raw(out)).toBe(false)
+    expect(out).toContain('evil\\u{1b}[31mred\\u{1b}[0m@x.io')
+    await run('requests', [])
+    expect(raw(out)).toBe(false)
+    expect(out).toContain('\\u{1b}[2J\\u{1b}[1;31m GRANTED by operator\\u{202e} column line')
+    expect(out.split('\n').filter((l) => l.includes('GRANTED'))[0]?.split('\t')).toHaveLength(6)
   })
 })

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto'
 import { UsageError } from '@uncle-rpc/config'
 import { apiKeyPlans, type Db, insertAccount, isApiKeyPlan, listAccounts, listUpgradeRequests, normalizeEmail, operatorEmail, setAccountDisabled, setAccountPlan } from '@uncle-rpc/db'
+import { emailPattern } from './api/validate.js'
 import { hashPassword } from './auth/password.js'
+import { passwordProblem } from './auth/passwordRule.js'
+import { escapeForTerminal } from './text/unsafeText.js'
 
 /** The flags of `uncle-rpc accounts` as parseArgs gives them. */
 export type AccountsFlags = { plan?: string; all?: boolean }
 
 const time = (date: Date | null) => (date === null ? '-' : date.toISOString().replace(/\.\d{3}Z$/, 'Z'))
-const tsv = (lines: readonly (readonly (string | number)[])[]) => lines.map((cells) => cells.join('\t')).join('\n') + '\n'
+// Note: every cell is escaped: emails and messages come from users, and a control character
+// (ESC…) printed raw would run on the operator's terminal; a tab would shift the columns.
+const tsv = (lines: readonly (readonly (string | number)[])[]) => lines.map((cells) => cells.map((c) => escapeForTerminal(String(c))).join('\t')).join('\n') + '\n'
 const plansList = apiKeyPlans.join('|')
-const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * Runs one `uncle-rpc accounts` command, writing to `write`; `password` gives create's password
@@ -27,12 +31,14 @@ export async function accountsCommand(
   }
   if (name === 'create') {
     const email = normalizeEmail(one('one email'))
-    if (!emailShape.test(email)) throw new UsageError(`not an email address: "${email}"`)
+    if (!emailPattern.test(email)) throw new UsageError(`not an email address: "${escapeForTerminal(email)}"`)
     const plan = flags.plan ?? 'core'
     if (!isApiKeyPlan(plan)) throw new UsageError(`--plan must be one of ${plansList}`)
     const chosen = password ?? randomBytes(12).toString('base64url')
-    if (chosen.length < 10) throw new UsageError('the password needs at least 10 characters')
-    const account = await insertAccount(db, { email, passwordHash: await hashPassword(chosen), plan })
+    const problem = passwordProblem(chosen, email)
+    if (problem !== null) throw new UsageError(`password: ${problem}`)
+    // Note: the operator vouches for the address: the account may make keys at once.
+    const account = await insertAccount(db, { email, passwordHash: await hashPassword(chosen), plan, verified: true })
     if (account === null) throw new UsageError(`an account with email ${email} exists`)
     write(`created account ${email} (plan ${plan})${password === undefined ? `; its password, shown only once:\n${chosen}` : ''}\n`)
     return
@@ -51,17 +57,17 @@ export async function accountsCommand(
   if (name === 'set-plan') {
     const [email, plan] = args
     if (args.length !== 2 || email === undefined || plan === undefined || !isApiKeyPlan(plan)) throw new UsageError(`set-plan takes an email and one of ${plansList}`)
-    if (!(await setAccountPlan(db, { email, plan }))) throw new UsageError(`no account with email ${normalizeEmail(email)}`)
-    write(`account ${normalizeEmail(email)} and all its keys are now on the ${plan} plan (servers reload within 5 s)\n`)
+    if (!(await setAccountPlan(db, { email, plan }))) throw new UsageError(`no account with email ${escapeForTerminal(normalizeEmail(email))}`)
+    write(`account ${escapeForTerminal(normalizeEmail(email))} and all its keys are now on the ${plan} plan (servers reload within 5 s)\n`)
     return
   }
   if (name === 'disable' || name === 'enable') {
     const email = one('one email')
-    if (!(await setAccountDisabled(db, { email, disabled: name === 'disable' }))) throw new UsageError(`no account with email ${normalizeEmail(email)}`)
+    if (!(await setAccountDisabled(db, { email, disabled: name === 'disable' }))) throw new UsageError(`no account with email ${escapeForTerminal(normalizeEmail(email))}`)
     write(
       name === 'disable'
-        ? `account ${normalizeEmail(email)} disabled: signed out, cannot sign in, its keys are refused (within 5 s)\n`
-        : `account ${normalizeEmail(email)} enabled again\n`,
+        ? `account ${escapeForTerminal(normalizeEmail(email))} disabled: signed out, cannot sign in, its keys are refused (within 5 s)\n`
+        : `account ${escapeForTerminal(normalizeEmail(email))} enabled again\n`,
     )
     return
   }
@@ -71,7 +77,7 @@ export async function accountsCommand(
     write(
       tsv([
         ['id', 'email', 'plan', 'asked', 'granted', 'message'],
-        ...rows.map((r) => [r.id, r.email, r.plan, time(r.createdAt), time(r.grantedAt), (r.message ?? '-').replace(/\s+/g, ' ')]),
+        ...rows.map((r) => [r.id, r.email, r.plan, time(r.createdAt), time(r.grantedAt), (r.message ?? '-').replace(/[\n\t]+/g, ' ')]),
       ]),
     )
     return

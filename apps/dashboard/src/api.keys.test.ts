@@ -1,4 +1,5 @@
-import { createDb, type Db, findKeyPolicy, hashApiKey, registerNetwork } from '@uncle-rpc/db'
+import { createHash } from 'node:crypto'
+import { createDb, type Db, findKeyPolicy, hashApiKey } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
@@ -15,13 +16,11 @@ describe('dashboard API: keys', () => {
   beforeAll(async () => {
     database = await createTestDatabase()
     ;({ db, close } = createDb({ url: database.url, max: 4 }))
-    await registerNetwork(db, { name: 'mainnet', chainId: 1n })
-    await registerNetwork(db, { name: 'sepolia', chainId: 11155111n })
-    app = await startTestDashboard(db, { rpcUrl: 'https://rpc.example.com/' })
-    dev = await signUp(app.base, 'dev@example.com')
+    app = await startTestDashboard(db, { rpcUrl: 'https://rpc.example.com/', networks: ['mainnet', 'sepolia'] })
+    dev = await signUp(app, 'dev@example.com')
   })
   afterAll(async () => {
-    await app?.dashboard.close()
+    await app?.close()
     await close?.()
     await database?.drop()
   })
@@ -55,13 +54,51 @@ describe('dashboard API: keys', () => {
     const old = { id: (created.body.key as { id: number }).id, key: created.body.apiKey as string }
     await dev.call('PATCH', `/keys/${old.id}`, { allowedOrigins: ['*.example.com'] })
     await dev.call('POST', `/keys/${old.id}/secret`)
-    const rotated = await dev.call('POST', `/keys/${old.id}/rotate`)
+    const rotated = await dev.call('POST', `/keys/${old.id}/rotate`, { secret: 'keep' })
     expect(rotated.status).toBe(201)
     expect(rotated.body.key).toMatchObject({ name: 'rotating', allowedOrigins: ['*.example.com'], requireSecret: true, revokedAt: null })
     expect((await findKeyPolicy(db, { keyHash: hashApiKey(old.key) }))?.revokedAt).not.toBeNull()
     expect((await dev.call('PATCH', `/keys/${old.id}`, { name: 'again' })).status).toBe(409)
     expect((await dev.call('POST', `/keys/${old.id}/rotate`)).status).toBe(404)
     expect((await dev.call('POST', `/keys/${old.id}/revoke`)).status).toBe(404)
+  })
+
+  test('behavior: rotating a key with a secret asks whether to rotate the secret too; a new one is shown once and the old one stops', async () => {
+    const created = await dev.call('POST', '/keys', { name: 'leaked' })
+    const id = (created.body.key as { id: number }).id
+    await dev.call('POST', `/keys/${id}/secret`)
+    const oldHash = (await findKeyPolicy(db, { keyHash: hashApiKey(created.body.apiKey as string) }))?.secretHash
+    expect((await dev.call('POST', `/keys/${id}/rotate`)).body).toEqual({
+      error: 'secret: the key requires a secret: say "new" to rotate it too (after a leak) or "keep" to keep it',
+    })
+    expect((await dev.call('POST', `/keys/${id}/rotate`, { secret: 'maybe' })).status).toBe(400)
+    const rotated = await dev.call('POST', `/keys/${id}/rotate`, { secret: 'new' })
+    expect(rotated.status).toBe(201)
+    const secret = rotated.body.secret as string
+    expect(secret).toMatch(/^[\w-]{32}$/)
+    expect(rotated.body.authorization).toBe(`Basic ${Buffer.from(`:${secret}`).toString('base64')}`)
+    const policy = await findKeyPolicy(db, { keyHash: hashApiKey(rotated.body.apiKey as string) })
+    expect(policy?.secretHash).toBe(`0x${createHash('sha256').update(secret).digest('hex')}`)
+    expect(policy?.secretHash).not.toBe(oldHash)
+    // A key without a secret rotates as before, and says nothing of secrets.
+    const plain = await dev.call('POST', '/keys', { name: 'plain' })
+    const again = await dev.call('POST', `/keys/${(plain.body.key as { id: number }).id}/rotate`)
+    expect(again.status).toBe(201)
+    expect(again.body.secret).toBeUndefined()
+  })
+
+  test('behavior: endpoints come from the configured networks, indexed or not; a key cannot be allowed on no network', async () => {
+    expect(await db.$client.query('select count(*)::int as n from networks').then((r) => r.rows[0].n)).toBe(0)
+    const created = await dev.call('POST', '/keys', { name: 'fresh deployment' })
+    expect((created.body.endpoints as { network: string }[]).map((e) => e.network)).toEqual(['mainnet', 'sepolia'])
+    const id = (created.body.key as { id: number }).id
+    expect((await dev.call('PATCH', `/keys/${id}`, { networks: ['mainnet'] })).body.key).toMatchObject({ networks: ['mainnet'] })
+    expect((await dev.call('GET', `/keys/${id}`)).body.endpoints).toEqual([
+      { network: 'mainnet', http: 'https://rpc.example.com/mainnet/v3/<API_KEY>', ws: 'wss://rpc.example.com/mainnet/ws/v3/<API_KEY>' },
+    ])
+    expect((await dev.call('PATCH', `/keys/${id}`, { networks: [] })).body).toEqual({ error: 'networks: choose at least one network (or null for all)' })
+    expect((await dev.call('POST', '/keys', { name: 'none', networks: [] })).status).toBe(400)
+    expect((await dev.call('GET', '/keys')).body.networks).toEqual(['mainnet', 'sepolia'])
   })
 
   test('behavior: upgrade requests are recorded once per plan until granted', async () => {

@@ -12,10 +12,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { haveChromium, launchChromium, screenshotsDir } from './_test/browser.js'
 import { startTestDashboard, type TestDashboard } from './_test/client.js'
 
-// The developer's path in a real browser: sign up, create a key, copy its endpoint, call it and
-// get a real uncle (a synthetic chain indexed from the sample node), see the call in the usage
-// view, restrict the key to one Origin (403 -32002 for others), revoke it (401). Screenshots of
-// each page go to apps/dashboard/screenshots (git-ignored), at desktop and phone width.
+// The developer's path in a real browser: sign up, verify the email by the emailed link (a real
+// SMTP server in-process), create a key, copy its endpoint, call it and get a real uncle (a
+// synthetic chain indexed from the sample node), see the call in the usage view, restrict the key
+// to one Origin (403 -32002 for others), require a secret and rotate key and secret (the old
+// secret stops working), reset the password from the emailed link, revoke the key (401).
+// Screenshots of each page go to apps/dashboard/screenshots (git-ignored), at desktop and phone width.
 
 const network = 'devnet'
 const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true })
@@ -43,7 +45,7 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     ;({ db, close: closeDb } = createDb({ url: database.url, max: 4 }))
     rpc = createRpcServer({ db, logger: createLogger({ level: 'fatal', name: 'rpc-test' }) }, { networks: [{ name: network, confirmations: 0 }], usageFlushMs: 200 })
     rpcBase = `http://127.0.0.1:${(await rpc.listen(0, '127.0.0.1')).port}`
-    app = await startTestDashboard(db, { rpcUrl: rpcBase })
+    app = await startTestDashboard(db, { rpcUrl: rpcBase, networks: [network] })
     ;({ context, close: closeBrowser } = await launchChromium({ width: 1200, height: 900 }))
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.base })
     page = await context.newPage()
@@ -52,7 +54,7 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
 
   afterAll(async () => {
     await closeBrowser?.()
-    await app?.dashboard.close()
+    await app?.close()
     await rpc?.close()
     await closeDb?.()
     await node?.stop()
@@ -61,7 +63,14 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
 
   const status = () => page.getByRole('status')
 
-  test('default: sign up, create a key, copy its endpoint, get a real uncle, see it counted, Origin allowlist → 403, revoke → 401', async () => {
+  const mailedLink = async (to: string, seen: number) => {
+    const mail = await app.mail.next(to, seen)
+    const link = /(http:\/\/\S+#\/(?:verify|reset)\/[\w-]{43})/.exec(mail.text)?.[1]
+    expect(link, mail.text).toBeDefined()
+    return link as string
+  }
+
+  test('default: sign up, verify by email, create a key, get a real uncle, see it counted, Origin → 403, rotate with a new secret, reset the password, revoke → 401', async () => {
     await page.goto(app.base)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to your dashboard')
     await shot(page, '01-sign-in')
@@ -69,8 +78,14 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     await page.getByLabel('Email').fill('dev@example.com')
     await page.getByLabel('Password').fill('a long password')
     await shot(page, '02-sign-up')
+    const seen = app.mail.received.length
     await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor()
+    await shot(page, '02b-check-email')
+    await page.goto(await mailedLink('dev@example.com', seen))
     await page.getByRole('heading', { name: 'API keys' }).waitFor()
+    await expect.poll(() => status().textContent()).toBe('Email verified: you can create API keys now')
+    expect(await page.getByRole('heading', { name: 'Verify your email' }).count()).toBe(0)
 
     // Markup in the name must come out as text.
     const name = '<img src=x onerror=alert(1)> web'
@@ -122,13 +137,57 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     expect((await listUpgradeRequests(db, { open: true })).map((r) => [r.email, r.plan])).toEqual([['dev@example.com', 'growth']])
     await shot(page, '06-plan')
 
+    // Require a secret, then rotate key and secret together (after a leak): the old secret stops working.
     await page.getByRole('link', { name: 'Keys' }).click()
+    await page.getByRole('link', { name: `Settings of ${name}` }).click()
+    await page.getByRole('button', { name: 'Require secret' }).click()
+    const oldSecret = await page.getByLabel('Key secret', { exact: true }).inputValue()
+    await page.goto(`${app.base}/#/keys`)
+    await page.getByRole('link', { name: `Settings of ${name}` }).click()
+    await page.getByRole('group', { name: 'When rotating, the secret' }).waitFor()
+    await shot(page, '06b-rotate-choice')
+    await page.getByLabel('Rotate it too: a new secret, shown once (after a leak)').check()
+    await page.getByRole('button', { name: 'Rotate' }).click()
+    await page.getByRole('heading', { name: 'Key rotated' }).waitFor()
+    const rotatedEndpoint = await page.getByLabel(`HTTP endpoint (${network})`, { exact: true }).inputValue()
+    const newSecret = await page.getByLabel('Key secret', { exact: true }).inputValue()
+    expect(newSecret).not.toBe(oldSecret)
+    await shot(page, '06c-rotated')
+    await rpc.auth.refresh()
+    const withSecret = (secret: string) =>
+      fetch(rotatedEndpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://app.example.com', authorization: `Basic ${Buffer.from(`:${secret}`).toString('base64')}` },
+        body: call,
+      })
+    expect((await withSecret(newSecret)).status).toBe(200)
+    expect((await withSecret(oldSecret)).status).not.toBe(200)
+    expect((await from('https://app.example.com')).status).toBe(401)
+
+    // Forgot the password: the emailed link sets a new one and signs in.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Forgot your password?' }).click()
+    await page.getByLabel('Email').fill('dev@example.com')
+    const before = app.mail.received.length
+    await page.getByRole('button', { name: 'Send reset link' }).click()
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor()
+    await page.goto(await mailedLink('dev@example.com', before))
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor()
+    await page.getByLabel('New password').fill('aaaaaaaaaaaa')
+    await page.getByRole('button', { name: 'Set password and sign in' }).click()
+    await expect.poll(() => status().textContent()).toBe('password: do not repeat one character')
+    await shot(page, '06d-reset-password')
+    await page.getByLabel('New password').fill('a new long password')
+    await page.getByRole('button', { name: 'Set password and sign in' }).click()
+    await page.getByRole('heading', { name: 'API keys' }).waitFor()
+    expect(await status().textContent()).toBe('Password changed: you are signed in, and signed out everywhere else')
+
     await page.getByRole('link', { name: `Settings of ${name}` }).click()
     await page.getByRole('button', { name: 'Revoke' }).click()
     await expect.poll(() => status().textContent()).toBe(`Key "${name}" revoked`)
     await shot(page, '07-revoked')
     await rpc.auth.refresh()
-    const revoked = await from('https://app.example.com')
+    const revoked = await withSecret(newSecret)
     expect(revoked.status).toBe(401)
     expect(((await revoked.json()) as { error: { message: string } }).error.message).toBe('invalid project id')
   })
@@ -141,6 +200,8 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
         ['#/keys', 'API keys', '08-phone-keys'],
         ['#/usage', 'Usage', '09-phone-usage'],
         ['#/plan', 'Plan', '10-phone-plan'],
+        ['#/account', 'Account', '10b-phone-account'],
+        [`#/reset/${'x'.repeat(43)}`, 'Choose a new password', '10c-phone-reset'],
       ] as const) {
         await small.goto(`${app.base}/${route}`)
         await small.getByRole('heading', { name: heading, exact: true }).waitFor()

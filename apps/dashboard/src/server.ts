@@ -4,16 +4,21 @@ import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '@uncle-rpc/config'
-import { type Db, deleteExpiredSessions } from '@uncle-rpc/db'
+import { type Db, deleteExpiredSessions, pruneAccountTokens, type RequestLimitPolicy } from '@uncle-rpc/db'
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 import { accountRoutes } from './api/account.js'
 import type { ApiDeps, SignupMode } from './api/context.js'
 import { keyRoutes } from './api/keys.js'
 import { planRoutes } from './api/plan.js'
+import { recoveryRoutes } from './api/recovery.js'
 import { usageRoutes } from './api/usage.js'
-import { createSessions, type SecureCookies } from './auth/sessions.js'
+import { createEmailLinks, type EmailLinks } from './auth/emailLinks.js'
+import { createRequestLimits, type LimitName } from './auth/limits.js'
+import { createSessions, defaultIdleMs, type SecureCookies } from './auth/sessions.js'
 import { type CreateSignInThrottleParameters, createSignInThrottle } from './auth/throttle.js'
+import type { TrustProxy } from './args.js'
 import { ApiError } from './errors.js'
+import type { Mailer } from './mail/mailer.js'
 
 /** The hand-written UI (HTML, CSS, JS modules), served as files: no build step, no CDN. */
 export const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'static')
@@ -22,20 +27,36 @@ export type DashboardOptions = {
   signup: SignupMode
   /** Public base URL of the RPC service, for the endpoints shown. */
   rpcUrl: string
+  /** The networks the RPC service serves (from the same networks config). */
+  networks: readonly string[]
+  /** The dashboard's own public base URL, for the links in emails (never taken from a request's Host). */
+  publicUrl: string
+  mailer: Mailer
+  /** Whose X-Forwarded-For/-Proto is believed. Default `false`: nobody's. */
+  trustProxy?: TrustProxy | undefined
+  /** Most live keys per account. Default 100. */
+  maxKeys?: number | undefined
   /** Default `auto`: Secure when the request came over https. */
   secureCookies?: SecureCookies | undefined
+  /** A session ends after this long without a request. Default 12 h. */
+  idleMs?: number | undefined
   throttle?: CreateSignInThrottleParameters | undefined
+  limits?: Partial<Record<LimitName, RequestLimitPolicy>> | undefined
 }
+
+export const defaultMaxKeys = 100
 
 export type DashboardServer = {
   app: Express
   server: Server
+  /** The emails being sent (tests wait for them). */
+  links: EmailLinks
   listen(port: number, host: string): Promise<AddressInfo>
   close(): Promise<void>
 }
 
 // Note: the UI loads only its own files; inline scripts and styles, frames and other origins are refused.
-const securityHeaders: RequestHandler = (_req, res, next) => {
+const securityHeaders: RequestHandler = (req, res, next) => {
   res.set({
     'content-security-policy':
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -44,17 +65,32 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
   })
+  // Note: only over https (req.secure believes X-Forwarded-Proto from a trusted proxy only): HSTS over http is ignored and would mislead.
+  if (req.secure) res.set('strict-transport-security', 'max-age=31536000')
   next()
 }
 
 /** The developer dashboard: the JSON API under /api (README.md lists it) and the UI from static/. */
 export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }, options: DashboardOptions): DashboardServer {
-  const sessions = createSessions({ db }, { secure: options.secureCookies ?? 'auto' })
-  const deps: ApiDeps = { db, logger, sessions, throttle: createSignInThrottle({ db }, options.throttle), signup: options.signup, rpcUrl: options.rpcUrl }
+  const idleMs = options.idleMs ?? defaultIdleMs
+  const sessions = createSessions({ db }, { secure: options.secureCookies ?? 'auto', idleMs })
+  const links = createEmailLinks({ db, mailer: options.mailer, logger }, { publicUrl: () => options.publicUrl.replace(/\/+$/, '') })
+  const deps: ApiDeps = {
+    db,
+    logger,
+    sessions,
+    throttle: createSignInThrottle({ db }, options.throttle),
+    limits: createRequestLimits({ db }, options.limits),
+    links,
+    signup: options.signup,
+    rpcUrl: options.rpcUrl,
+    networks: options.networks,
+    maxKeys: options.maxKeys ?? defaultMaxKeys,
+  }
   const app = express()
   app.disable('x-powered-by')
-  // Note: behind a reverse proxy on the same machine, X-Forwarded-Proto/For give https and the client address.
-  app.set('trust proxy', 'loopback')
+  // Note: X-Forwarded-For/-Proto are believed only from the proxies named by --trust-proxy (none by default).
+  app.set('trust proxy', options.trustProxy ?? false)
   app.use(securityHeaders)
 
   const api = express.Router()
@@ -67,6 +103,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
     res.json({ signup: options.signup, rpcUrl: options.rpcUrl })
   })
   api.use('/', accountRoutes(deps))
+  api.use('/', recoveryRoutes(deps))
   api.use('/keys', keyRoutes(deps))
   api.use('/usage', usageRoutes(deps))
   api.use('/plan', planRoutes(deps))
@@ -75,6 +112,9 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
   })
   app.use('/api', api)
   app.use(express.static(staticDir, { index: 'index.html', maxAge: 0, setHeaders: (res) => res.set('cache-control', 'no-cache') }))
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' })
+  })
 
   const onError: ErrorRequestHandler = (error, _req, res, _next) => {
     if (error instanceof ApiError) {
@@ -89,20 +129,26 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
       return
     }
     const correlationId = randomUUID().slice(0, 8)
-    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: (error as Error)?.message })
+    // Note: the error's name and codes only: a database error's message quotes the query's parameters (password hashes, emails).
+    const cause = (error as { cause?: { code?: unknown } })?.cause
+    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: (error as Error)?.name ?? 'unknown', code: cause?.code ?? (error as { code?: unknown })?.code })
     res.status(500).json({ error: 'internal error', correlationId })
   }
   app.use(onError)
 
   const server = createServer(app)
   const sweep = setInterval(() => {
-    deleteExpiredSessions(db).catch((error: unknown) => logger.warn({ msg: 'deleting expired sessions failed', error: (error as Error).message }))
-    deps.throttle.prune().catch((error: unknown) => logger.warn({ msg: 'pruning sign-in failures failed', error: (error as Error).message }))
+    const failed = (what: string) => (error: unknown) => logger.warn({ msg: `${what} failed`, error: (error as Error).name, code: (error as { code?: unknown }).code })
+    deleteExpiredSessions(db, { idleMs }).catch(failed('deleting expired sessions'))
+    pruneAccountTokens(db).catch(failed('deleting expired email links'))
+    deps.throttle.prune().catch(failed('pruning sign-in failures'))
+    deps.limits.prune().catch(failed('pruning request limits'))
   }, 3_600_000)
   sweep.unref()
   return {
     app,
     server,
+    links,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject)
@@ -111,11 +157,14 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
           resolve(server.address() as AddressInfo)
         })
       }),
-    close: () =>
-      new Promise((resolve) => {
-        clearInterval(sweep)
+    close: async () => {
+      clearInterval(sweep)
+      await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
-      }),
+      })
+      await links.settled()
+      options.mailer.close()
+    },
   }
 }

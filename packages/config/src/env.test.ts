@@ -40,7 +40,13 @@ describe('parseEnv', () => {
   })
 
   test('behavior: empty values count as unset', () => {
-    expect(parseEnv({ DATABASE_URL: '', LOG_LEVEL: '', UNCLE_RPC_CONFIG: '' })).toEqual(parseEnv({}))
+    expect(parseEnv({ DATABASE_URL: '', LOG_LEVEL: '', UNCLE_RPC_CONFIG: '', SMTP_URL: '' })).toEqual(parseEnv({}))
+  })
+
+  test('args: SMTP_URL (the dashboard\'s mail server): smtp:// or smtps://, else unset', () => {
+    expect(parseEnv({ SMTP_URL: 'smtps://user:pass@mail.example.com:465' }).SMTP_URL).toBe('smtps://user:pass@mail.example.com:465')
+    expect(parseEnv({}).SMTP_URL).toBeUndefined()
+    expect(() => parseEnv({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: expected a smtp:\/\/ or smtps:\/\/ URL/)
   })
 
   test('error: names each bad variable and does not echo URLs', () => {

@@ -37,6 +37,7 @@ const envSchema = z.object({
   ),
   REDIS_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['redis:', 'rediss:']).default('redis://127.0.0.1:6379')),
   UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),
+  SMTP_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['smtp:', 'smtps:']).optional()),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info')),
   LOG_FORMAT: z.preprocess(unsetIfEmpty, z.enum(logFormats, { error: `expected one of ${logFormats.join(', ')}` }).default('auto')),
 })
@@ -51,6 +52,8 @@ export type Env = Readonly<{
   REDIS_URL: string
   /** Path of the networks config file (JSON), if set. */
   UNCLE_RPC_CONFIG?: string
+  /** Where the dashboard sends email (`smtp://user:pass@host:587`, `smtps://…:465`); unset = the messages are written to the log. */
+  SMTP_URL?: string
   /** Default `info`. */
   LOG_LEVEL: LogLevel
   /** Default `auto`: readable lines when stderr is a terminal, JSON lines otherwise. */
@@ -90,6 +93,6 @@ export function applyLogFormatFlag(argv: readonly string[]): string[] | { error:
 export function parseEnv(env: NodeJS.ProcessEnv): Env {
   const result = envSchema.safeParse(env)
   if (!result.success) throw new ConfigError({ source: 'the environment', problems: formatIssues(result.error.issues) })
-  const { UNCLE_RPC_CONFIG, ...rest } = result.data
-  return Object.freeze(UNCLE_RPC_CONFIG === undefined ? rest : { ...rest, UNCLE_RPC_CONFIG })
+  const { UNCLE_RPC_CONFIG, SMTP_URL, ...rest } = result.data
+  return Object.freeze({ ...rest, ...(UNCLE_RPC_CONFIG === undefined ? {} : { UNCLE_RPC_CONFIG }), ...(SMTP_URL === undefined ? {} : { SMTP_URL }) })
 }

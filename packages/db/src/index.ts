@@ -60,8 +60,10 @@ export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js
 export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './queries/uncles.js'
 export { latestUncle } from './queries/latestUncle.js'
 export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './queries/uncleBlocks.js'
-export type { ApiKeyPlan } from './schema.js'
+export type { AccountTokenPurpose, ApiKeyPlan } from './schema.js'
 export {
+  accountTokenPurposes,
+  accountTokens,
   accounts,
   apiKeyPlans,
   apiKeys,
@@ -75,6 +77,7 @@ export {
   operatorEmail,
   plans,
   reorgs,
+  requestLimits,
   sessions,
   signInFailures,
   uncles,
@@ -85,24 +88,33 @@ export {
 } from './schema.js'
 export type { AccountRow, SessionRow, UpgradeRequestRow } from './queries/accounts.js'
 export {
+  deleteAccountSessions,
   deleteExpiredSessions,
   deleteSession,
   findAccountByEmail,
+  findAccountById,
   findSession,
   insertAccount,
   insertSession,
   insertUpgradeRequest,
   listAccounts,
   listUpgradeRequests,
+  lockAccount,
+  markEmailVerified,
   normalizeEmail,
   setAccountDisabled,
+  setAccountPassword,
   setAccountPlan,
 } from './queries/accounts.js'
+export { deleteAccountTokens, insertAccountToken, pruneAccountTokens, takeAccountToken } from './queries/accountTokens.js'
+export type { RequestLimitPolicy } from './queries/requestLimits.js'
+export { hitRequestLimit, pruneRequestLimits } from './queries/requestLimits.js'
 export type { SignInLockPolicy } from './queries/signInFailures.js'
 export { clearSignInFailures, pruneSignInFailures, recordSignInFailure, signInWaitSeconds } from './queries/signInFailures.js'
 export type { AccountKeyRow, KeySettingsPatch } from './queries/accountKeys.js'
 export {
   copyKeySettings,
+  countLiveAccountKeys,
   findAccountKey,
   keySettingsForCopy,
   listAccountKeys,

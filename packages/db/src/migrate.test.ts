@@ -31,6 +31,7 @@ describe('migrateDatabase', () => {
        where nspname = 'public' and relkind in ('r', 'v') order by relname`,
     )
     expect(relations.map((r) => `${r.relname}:${r.relkind}`)).toEqual([
+      'account_tokens:r',
       'accounts:r',
       'api_keys:r',
       'blocks:r',
@@ -41,6 +42,7 @@ describe('migrateDatabase', () => {
       'networks:r',
       'plans:r',
       'reorgs:r',
+      'request_limits:r',
       'sessions:r',
       'sign_in_failures:r',
       'uncles:r',

@@ -198,6 +198,8 @@ export const accounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** A disabled account cannot sign in and its keys are refused as revoked. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** Set when the owner opened a verification (or reset) link sent to the email; null = may sign in but not make keys. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('accounts_email_key').on(t.email),
@@ -219,9 +221,53 @@ export const sessions = pgTable(
     /** Sent back in the X-CSRF-Token header on every state change. */
     csrfToken: text('csrf_token').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The absolute end of the session. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The last request seen (written at most once a minute): the session ends after an idle time. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_account_id_idx').on(t.accountId), index('sessions_expires_at_idx').on(t.expiresAt)],
+)
+
+/** What an emailed link does: verify the account's address, or reset its password (which verifies it too). */
+export const accountTokenPurposes = ['verify', 'reset'] as const
+export type AccountTokenPurpose = (typeof accountTokenPurposes)[number]
+
+/**
+ * Single-use, expiring tokens sent by email (the link carries the token, only its sha256 is
+ * stored); a token is deleted when used.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: bytea('token_hash').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<AccountTokenPurpose>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('account_tokens_account_id_idx').on(t.accountId),
+    index('account_tokens_expires_at_idx').on(t.expiresAt),
+    check('account_tokens_purpose_check', sql`${t.purpose} in ('verify', 'reset')`),
+  ],
+)
+
+/**
+ * Fixed-window request counters of the dashboard (sign-ups, sign-ins and reset emails per client
+ * address, reset emails per email, upgrade requests per account), shared by every dashboard
+ * process: a key's `hits` count from `window_start`; a new window starts when that one has passed.
+ */
+export const requestLimits = pgTable(
+  'request_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (t) => [index('request_limits_window_start_idx').on(t.windowStart)],
 )
 
 /**

@@ -52,6 +52,22 @@ describe('npm start', () => {
       const page = await fetch(`${dashboard}/`)
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('<title>uncle-rpc dashboard</title>')
+      // Sign-up without SMTP_URL: the email's link shows in the log; it verifies and signs in; the
+      // new key's endpoints are the config's networks.
+      const json = { 'content-type': 'application/json' }
+      const signup = await fetch(`${dashboard}/api/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'new@example.com', password: 'correct horse battery' }) })
+      expect(signup.status).toBe(202)
+      const mailed = /WARN +dashboard +email not sent \(SMTP_URL is unset\): "Verify your email for the uncle-rpc dashboard" to new@example.com; open link=http:\/\/127\.0\.0\.1:\d+\/#\/verify\/([\w-]{43})/
+      while (!mailed.test(plain(out)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200))
+      const token = mailed.exec(plain(out))?.[1]
+      expect(token, plain(out)).toBeDefined()
+      const verified = await fetch(`${dashboard}/api/verify`, { method: 'POST', headers: json, body: JSON.stringify({ token }) })
+      expect(verified.status).toBe(200)
+      const { csrfToken } = (await verified.json()) as { csrfToken: string }
+      const cookie = (verified.headers.get('set-cookie') ?? '').split(';')[0] as string
+      const key = await fetch(`${dashboard}/api/keys`, { method: 'POST', headers: { ...json, cookie, 'x-csrf-token': csrfToken }, body: JSON.stringify({ name: 'mine' }) })
+      expect(key.status).toBe(201)
+      expect(((await key.json()) as { endpoints: { network: string }[] }).endpoints.map((e) => e.network)).toEqual(['mainnet'])
       const [, body = '', url = ''] = curl as RegExpExecArray
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(response.status).toBe(200)

@@ -160,7 +160,7 @@ export async function run(argv: string[]): Promise<number> {
     const base = listening[1] as string
     const dashboard = startChild(
       'dashboard',
-      ['dashboard', '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
+      ['dashboard', ...configArgs, '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
       childEnv,
       onLogLine,
     )
@@ -193,7 +193,7 @@ export async function run(argv: string[]): Promise<number> {
           `  HTTP       http://${base}/v3/${key}`,
           `  WebSocket  ws://${base}/ws/v3/${key}`,
           `  demo key   ${key} (plan growth; manage keys with: npx uncle-rpc keys list)`,
-          `  Dashboard  ${dashboardUrl}  (sign up, create keys, see usage)`,
+          `  Dashboard  ${dashboardUrl}  (sign up, create keys, see usage; ${env.SMTP_URL === undefined ? 'without SMTP_URL its emails, links included, are in the log above' : 'emails via SMTP_URL'})`,
           '',
           `An uncle of block ${uncle.blockNumber}:`,
           `  curl -s -X POST -H 'Content-Type: application/json' --data '${body}' http://${base}/v3/${key}`,

@@ -1,35 +1,51 @@
-import { findAccountByEmail, insertAccount } from '@uncle-rpc/db'
+import { findAccountByEmail, insertAccount, setAccountPassword } from '@uncle-rpc/db'
 import { type Request, type Response, Router } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
 import { burnVerification, hashPassword, verifyPassword } from '../auth/password.js'
+import { passwordProblem } from '../auth/passwordRule.js'
 import { ApiError } from '../errors.js'
-import { type ApiDeps, sessionOf, signedIn } from './context.js'
-import { parse, signInInput, signUpInput } from './validate.js'
+import { alreadyRegisteredEmail, verifyEmail } from '../mail/messages.js'
+import { type ApiDeps, accountView, clientAddress, sessionOf, signedIn } from './context.js'
+import { parse, passwordChangeInput, signInInput, signUpInput } from './validate.js'
 
-const accountView = (s: { email: string; plan: string }) => ({ email: s.email, plan: s.plan })
+/** 400 naming `field` when the password rule refuses `password` for `email`. */
+export function checkPasswordRule(field: string, password: string, email: string): void {
+  const problem = passwordProblem(password, email)
+  if (problem !== null) throw new ApiError(400, `${field}: ${problem}`)
+}
 
-/** POST /api/signup, /api/signin, /api/signout; GET /api/session. */
+/** POST /api/signup, /api/signin, /api/signout, /api/signout/everywhere, /api/password; GET /api/session. */
 export function accountRoutes(deps: ApiDeps): Router {
-  const { db, sessions, throttle, logger } = deps
+  const { db, sessions, throttle, limits, links, logger } = deps
   const router = Router()
 
+  // Sign-up answers the same whether or not the email has an account (202, "check your email"):
+  // a new account gets a verification link, an existing one a note with a reset link.
   router.post('/signup', async (req: Request, res: Response) => {
     checkCsrf(req, undefined)
     if (deps.signup !== 'open') throw new ApiError(403, 'sign-up is by invitation: ask the operator for an account')
     const { email, password } = parse(signUpInput, req.body)
+    checkPasswordRule('password', password, email)
+    await limits.check('signup', clientAddress(req))
     const account = await insertAccount(db, { email, passwordHash: await hashPassword(password) })
-    if (account === null) throw new ApiError(409, 'an account with this email exists: sign in instead')
-    logger.info({ msg: 'account created', account_id: account.id })
-    const { csrfToken } = await sessions.start(req, res, account.id)
-    res.status(201).json({ account: accountView(account), csrfToken })
+    if (account !== null) {
+      logger.info({ msg: 'account created', account_id: account.id })
+      await links.send(account.id, 'verify', (link) => verifyEmail(account.email, link))
+    } else {
+      const existing = await findAccountByEmail(db, { email })
+      if (existing !== null && existing.disabledAt === null && existing.passwordHash !== null)
+        await links.send(existing.id, 'reset', (link) => alreadyRegisteredEmail(existing.email, link))
+    }
+    res.status(202).json({ ok: true, message: `Check your email: we sent a link to ${email}` })
   })
 
   router.post('/signin', async (req: Request, res: Response) => {
     checkCsrf(req, undefined)
     const { email, password } = parse(signInInput, req.body)
-    const address = req.ip ?? 'unknown'
+    const address = clientAddress(req)
+    await limits.check('signin', address)
     const wait = await throttle.retryAfter(email, address)
-    if (wait > 0) throw new ApiError(429, `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait })
+    if (wait > 0) throw new ApiError(429, `too many failed sign-ins: try again in ${wait} s, or reset your password by email`, { retryAfter: wait })
     const account = await findAccountByEmail(db, { email })
     const ok = account?.passwordHash ? await verifyPassword(password, account.passwordHash) : (await burnVerification(password), false)
     if (account === null || !ok || account.disabledAt !== null) {
@@ -39,7 +55,7 @@ export function accountRoutes(deps: ApiDeps): Router {
     }
     await throttle.succeeded(email)
     const { csrfToken } = await sessions.start(req, res, account.id)
-    res.json({ account: accountView(account), csrfToken })
+    res.json({ account: accountView({ ...account, emailVerified: account.emailVerifiedAt !== null }), csrfToken })
   })
 
   router.post('/signout', signedIn(deps), async (req: Request, res: Response) => {
@@ -47,9 +63,34 @@ export function accountRoutes(deps: ApiDeps): Router {
     res.json({ ok: true })
   })
 
+  router.post('/signout/everywhere', signedIn(deps), async (req: Request, res: Response) => {
+    await sessions.endAll(req, res, sessionOf(res).accountId)
+    res.json({ ok: true })
+  })
+
   router.get('/session', signedIn(deps), (_req: Request, res: Response) => {
     const session = sessionOf(res)
     res.json({ account: accountView(session), csrfToken: session.csrfToken })
+  })
+
+  // Password change: the current password is checked (wrong ones count as failed sign-ins); every
+  // session of the account ends and this browser gets a new one.
+  router.post('/password', signedIn(deps), async (req: Request, res: Response) => {
+    const { currentPassword, newPassword } = parse(passwordChangeInput, req.body)
+    const session = sessionOf(res)
+    const address = clientAddress(req)
+    const wait = await throttle.retryAfter(session.email, address)
+    if (wait > 0) throw new ApiError(429, `too many wrong passwords: try again in ${wait} s`, { retryAfter: wait })
+    const account = await findAccountByEmail(db, { email: session.email })
+    if (account?.passwordHash == null || !(await verifyPassword(currentPassword, account.passwordHash))) {
+      await throttle.failed(session.email, address)
+      throw new ApiError(400, 'currentPassword: wrong password')
+    }
+    checkPasswordRule('newPassword', newPassword, account.email)
+    await setAccountPassword(db, { accountId: account.id, passwordHash: await hashPassword(newPassword) })
+    logger.info({ msg: 'password changed', account_id: account.id })
+    const { csrfToken } = await sessions.start(req, res, account.id)
+    res.json({ account: accountView(session), csrfToken })
   })
 
   return router

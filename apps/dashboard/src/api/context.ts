@@ -2,6 +2,8 @@ import type { Logger } from '@uncle-rpc/config'
 import type { Db, SessionRow } from '@uncle-rpc/db'
 import type { NextFunction, Request, Response } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
+import type { EmailLinks } from '../auth/emailLinks.js'
+import type { RequestLimits } from '../auth/limits.js'
 import type { Sessions } from '../auth/sessions.js'
 import type { SignInThrottle } from '../auth/throttle.js'
 import { ApiError } from '../errors.js'
@@ -15,10 +17,22 @@ export type ApiDeps = {
   logger: Logger
   sessions: Sessions
   throttle: SignInThrottle
+  limits: RequestLimits
+  links: EmailLinks
   signup: SignupMode
   /** Public base URL of the RPC service, for the endpoints shown (`http://127.0.0.1:8545`). */
   rpcUrl: string
+  /** The networks the RPC service serves (its networks config), in its order. */
+  networks: readonly string[]
+  /** Most live keys per account. */
+  maxKeys: number
 }
+
+/** An account as the API shows it. */
+export const accountView = (a: { email: string; plan: string; emailVerified: boolean }) => ({ email: a.email, plan: a.plan, emailVerified: a.emailVerified })
+
+/** The client's address: the socket's, or X-Forwarded-For's when the proxy is trusted (--trust-proxy). */
+export const clientAddress = (req: Request): string => req.ip ?? 'unknown'
 
 /** The signed-in session a handler runs for (set by `signedIn`). */
 export function sessionOf(res: Response): SessionRow {

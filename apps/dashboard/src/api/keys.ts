@@ -1,10 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { type AccountKeyRow, copyKeySettings, createApiKey, findAccountKey, keySettingsForCopy, listAccountKeys, listNetworks, revokeAccountKey, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
+import type { Hex } from '@uncle-rpc/chain'
+import {
+  type AccountKeyRow,
+  copyKeySettings,
+  countLiveAccountKeys,
+  createApiKey,
+  findAccountKey,
+  keySettingsForCopy,
+  listAccountKeys,
+  lockAccount,
+  revokeAccountKey,
+  setAccountKeySecret,
+  updateAccountKey,
+} from '@uncle-rpc/db'
 import { type Request, type Response, Router } from 'express'
 import { ApiError } from '../errors.js'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
 import { endpointsFor } from './endpoints.js'
-import { createKeyInput, keyId, parse, updateKeyInput } from './validate.js'
+import { createKeyInput, keyId, keysPageQuery, parse, rotateInput, updateKeyInput } from './validate.js'
+
+/** A new key secret: shown once; only its sha256 is stored. */
+function newSecret(): { secret: string; secretHash: Hex; authorization: string } {
+  const secret = randomBytes(24).toString('base64url')
+  return { secret, secretHash: `0x${createHash('sha256').update(secret).digest('hex')}`, authorization: `Basic ${Buffer.from(`:${secret}`).toString('base64')}` }
+}
 
 const time = (date: Date | null) => (date === null ? null : date.toISOString())
 
@@ -35,10 +54,11 @@ export function keyRoutes(deps: ApiDeps): Router {
   const { db } = deps
   const router = Router()
   router.use(signedIn(deps))
-  const networkNames = async () => (await listNetworks(db)).map((n) => n.name)
-  const checkNetworks = async (networks: string[] | null | undefined) => {
+  // Note: the networks of the RPC's config, not those indexed so far: a fresh deployment shows its endpoints too.
+  const networkNames = () => [...deps.networks]
+  const checkNetworks = (networks: string[] | null | undefined) => {
     if (networks == null) return
-    const known = new Set(await networkNames())
+    const known = new Set(deps.networks)
     const unknown = networks.find((n) => !known.has(n))
     if (unknown !== undefined) throw new ApiError(400, `networks: no network named "${unknown}"`)
   }
@@ -47,36 +67,46 @@ export function keyRoutes(deps: ApiDeps): Router {
     if (key === null) throw new ApiError(404, 'no such key')
     return key
   }
-  const created = async (res: Response, key: string, row: AccountKeyRow | null) => {
+  const created = (res: Response, key: string, row: AccountKeyRow | null, secret?: { secret: string; authorization: string }) => {
     if (row === null) throw new ApiError(404, 'no such key')
-    const names = row.networks ?? (await networkNames())
+    const names = row.networks ?? networkNames()
     // Note: the only time the full key leaves the server; the endpoints carry it, ready to copy.
-    res.status(201).json({ key: keyView(row), apiKey: key, endpoints: endpointsFor(deps.rpcUrl, names, key) })
+    res.status(201).json({ key: keyView(row), apiKey: key, endpoints: endpointsFor(deps.rpcUrl, names, key), ...secret })
   }
 
-  router.get('/', async (_req: Request, res: Response) => {
-    const keys = await listAccountKeys(db, { accountId: sessionOf(res).accountId })
-    res.json({ keys: keys.map(keyView), networks: await networkNames(), rpcUrl: deps.rpcUrl })
+  // Paged by id: `?limit=50&after=<last id of the previous page>`; `nextAfter` is null on the last page.
+  router.get('/', async (req: Request, res: Response) => {
+    const { limit, after } = parse(keysPageQuery, req.query)
+    const keys = await listAccountKeys(db, { accountId: sessionOf(res).accountId, limit: limit + 1, after })
+    const page = keys.slice(0, limit)
+    res.json({ keys: page.map(keyView), nextAfter: keys.length > limit ? (page.at(-1)?.id ?? null) : null, networks: networkNames(), rpcUrl: deps.rpcUrl })
   })
 
   router.post('/', async (req: Request, res: Response) => {
     const { name, networks } = parse(createKeyInput, req.body)
-    await checkNetworks(networks)
-    const { accountId, plan } = sessionOf(res)
-    const { key, row } = await createApiKey(db, { plan, label: name, accountId, networks: networks ?? null })
-    await created(res, key, await findAccountKey(db, { accountId, keyId: row.id }))
+    checkNetworks(networks)
+    const { accountId, plan, emailVerified } = sessionOf(res)
+    if (!emailVerified) throw new ApiError(403, 'verify your email address first: open the link we sent you (or send a new one)')
+    const outcome = await db.transaction(async (tx) => {
+      await lockAccount(tx, { accountId })
+      if ((await countLiveAccountKeys(tx, { accountId })) >= deps.maxKeys) return null
+      const { key, row } = await createApiKey(tx, { plan, label: name, accountId, networks: networks ?? null })
+      return { key, row: await findAccountKey(tx, { accountId, keyId: row.id }) }
+    })
+    if (outcome === null) throw new ApiError(409, `at most ${deps.maxKeys} live keys per account: revoke one first`)
+    created(res, outcome.key, outcome.row)
   })
 
   router.get('/:id', async (req: Request, res: Response) => {
     const key = await owned(res, keyId(req.params.id))
-    res.json({ key: keyView(key), endpoints: endpointsFor(deps.rpcUrl, key.networks ?? (await networkNames()), '<API_KEY>') })
+    res.json({ key: keyView(key), endpoints: endpointsFor(deps.rpcUrl, key.networks ?? networkNames(), '<API_KEY>') })
   })
 
   router.patch('/:id', async (req: Request, res: Response) => {
     const id = keyId(req.params.id)
     const patch = parse(updateKeyInput, req.body)
     const current = await owned(res, id)
-    await checkNetworks(patch.networks)
+    checkNetworks(patch.networks)
     // Per-key limits only ever lower the plan's.
     if (patch.rpsCap != null && patch.rpsCap > current.planRps)
       throw new ApiError(400, `rpsCap: at most your plan's ${current.planRps} requests per second`)
@@ -90,10 +120,9 @@ export function keyRoutes(deps: ApiDeps): Router {
   // A new secret (shown once) that every request must then send: HTTP Basic, empty user, the secret as password.
   router.post('/:id/secret', async (req: Request, res: Response) => {
     const id = keyId(req.params.id)
-    const secret = randomBytes(24).toString('base64url')
-    const secretHash = `0x${createHash('sha256').update(secret).digest('hex')}` as const
+    const { secret, secretHash, authorization } = newSecret()
     if (!(await setAccountKeySecret(db, { accountId: sessionOf(res).accountId, keyId: id, secretHash }))) throw new ApiError(404, 'no such key')
-    res.status(201).json({ secret, authorization: `Basic ${Buffer.from(`:${secret}`).toString('base64')}` })
+    res.status(201).json({ secret, authorization })
   })
 
   router.delete('/:id/secret', async (req: Request, res: Response) => {
@@ -102,20 +131,26 @@ export function keyRoutes(deps: ApiDeps): Router {
     res.json({ ok: true })
   })
 
-  // Rotate: a new key with the same settings, the old one revoked, in one transaction.
+  // Rotate: a new key with the same settings, the old one revoked, in one transaction. A key
+  // that requires a secret must say whether the secret is rotated too (`new`, shown once) or kept.
   router.post('/:id/rotate', async (req: Request, res: Response) => {
     const id = keyId(req.params.id)
+    const { secret: choice } = parse(rotateInput, req.body)
     const { accountId } = sessionOf(res)
     const outcome = await db.transaction(async (tx) => {
       const settings = await keySettingsForCopy(tx, { accountId, keyId: id })
       if (settings === null || settings.revokedAt !== null) return null
+      if (settings.secretHash !== null && choice === undefined)
+        throw new ApiError(400, 'secret: the key requires a secret: say "new" to rotate it too (after a leak) or "keep" to keep it')
+      const secret = settings.secretHash !== null && choice === 'new' ? newSecret() : undefined
       const { key, row } = await createApiKey(tx, { plan: settings.plan, label: settings.label ?? undefined, accountId })
-      await copyKeySettings(tx, { accountId, keyId: row.id, settings })
+      await copyKeySettings(tx, { accountId, keyId: row.id, settings: secret === undefined ? settings : { ...settings, secretHash: secret.secretHash } })
       await revokeAccountKey(tx, { accountId, keyId: id })
-      return { key, row: await findAccountKey(tx, { accountId, keyId: row.id }) }
+      return { key, row: await findAccountKey(tx, { accountId, keyId: row.id }), secret }
     })
     if (outcome === null) throw new ApiError(404, 'no such key')
-    await created(res, outcome.key, outcome.row)
+    const { secret } = outcome
+    created(res, outcome.key, outcome.row, secret === undefined ? undefined : { secret: secret.secret, authorization: secret.authorization })
   })
 
   router.post('/:id/revoke', async (req: Request, res: Response) => {

@@ -30,6 +30,7 @@ export function planRoutes(deps: ApiDeps): Router {
   })
   router.post('/requests', async (req: Request, res: Response) => {
     const { plan, message } = parse(upgradeInput, req.body)
+    await deps.limits.check('upgrade', sessionOf(res).accountId)
     const row = await insertUpgradeRequest(db, { accountId: sessionOf(res).accountId, plan, message })
     res.status(201).json({ request: requestView(row) })
   })

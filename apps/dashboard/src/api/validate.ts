@@ -1,18 +1,36 @@
 import { maxAllowlistEntries } from '@uncle-rpc/db'
 import { z } from 'zod'
+import { maxPasswordLength } from '../auth/passwordRule.js'
 import { ApiError } from '../errors.js'
+import { hasUnsafeCharacters } from '../text/unsafeText.js'
 
-// Input shapes of the JSON API, checked at the edge; handlers only ever see parsed values.
+// Input shapes of the JSON API, checked at the edge; handlers only ever see parsed values. No
+// text field may carry control characters (NUL, ESC…) or bidi overrides: they would reach the
+// operator's terminal, other screens or Postgres (which refuses NUL).
 
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'enter an email address like name@example.com')
-/** Sign-up: 10 to 200 characters; sign-in accepts any length up to 200 (old rules may differ). */
-export const signUpInput = z.object({ email, password: z.string().min(10, 'use at least 10 characters').max(200) })
-export const signInInput = z.object({ email: z.string().trim().toLowerCase().max(254), password: z.string().max(200) })
+/** A string without control, bidi or separator characters (`\n` and `\t` too when `allowNewlines`). */
+const text = (options: { allowNewlines?: boolean } = {}) =>
+  z.string().refine((value) => !hasUnsafeCharacters(value, options), options.allowNewlines ? 'no control characters' : 'no control characters or line breaks')
+
+/** RFC 5321/5322 dot-atom local part, LDH domain labels, a letter TLD; ASCII only (IDN as punycode). */
+export const emailPattern =
+  /^(?=.{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
+const email = text()
+  .pipe(z.string().trim().toLowerCase().max(254, 'at most 254 characters'))
+  .pipe(z.string().regex(emailPattern, 'enter an email address like name@example.com'))
+/** Sign-in takes any stored email's shape (older rules were looser), still without control characters. */
+const signInEmail = text().pipe(z.string().trim().toLowerCase().max(254, 'at most 254 characters'))
+/** The password rule (length, email, common) is checked by passwordRule.ts once the email is known. */
+const password = text().pipe(z.string().max(maxPasswordLength, `at most ${maxPasswordLength} characters`))
+/** An emailed token: 32 random bytes, base64url. */
+const token = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'this link is broken: copy the whole link from the email')
+
+export const signUpInput = z.object({ email, password })
+export const signInInput = z.object({ email: signInEmail, password })
+export const emailInput = z.object({ email: signInEmail })
+export const tokenInput = z.object({ token })
+export const resetInput = z.object({ token, password })
+export const passwordChangeInput = z.object({ currentPassword: password, newPassword: password })
 
 // `https://app.example.com`, `app.example.com:8080`, `*.example.com`: a scheme is optional, a wildcard only as the first label.
 const originPattern = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?\/?$/i
@@ -20,9 +38,11 @@ const list = (entry: z.ZodType<string>, what: string) =>
   z.array(entry).max(maxAllowlistEntries, `at most ${maxAllowlistEntries} ${what}`).transform((items) => [...new Set(items)])
 const origin = z.string().trim().max(255).regex(originPattern, 'an origin looks like https://app.example.com, app.example.com or *.example.com')
 const userAgent = z.string().trim().min(1).max(200).regex(/^[\x20-\x7e]+$/, 'a user agent entry is printable ASCII')
-const name = z.string().trim().min(1, 'give the key a name').max(100)
+const name = text().pipe(z.string().trim().min(1, 'give the key a name').max(100))
 const cap = z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable()
-const networks = z.array(z.string().min(1).max(64)).max(maxAllowlistEntries).nullable()
+const networkName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a network name is a DNS label like mainnet')
+/** null = every network; an empty list would allow none, so it is refused. */
+const networks = z.array(networkName).min(1, 'choose at least one network (or null for all)').max(maxAllowlistEntries).nullable()
 
 export const createKeyInput = z.object({ name, networks: networks.optional() })
 export const updateKeyInput = z
@@ -35,10 +55,23 @@ export const updateKeyInput = z
     dailyCap: cap.optional(),
   })
   .strict()
-export const upgradeInput = z.object({ plan: z.enum(['growth', 'custom']), message: z.string().trim().max(2000).optional() })
+/** Rotate: a key with a secret gets a new one (`new`) or keeps it (`keep`); the caller must say which. */
+export const rotateInput = z.object({ secret: z.enum(['new', 'keep']).optional() })
+export const maxUpgradeMessage = 500
+export const upgradeInput = z.object({
+  plan: z.enum(['growth', 'custom']),
+  message: text({ allowNewlines: true })
+    .pipe(z.string().trim().max(maxUpgradeMessage, `at most ${maxUpgradeMessage} characters`))
+    .optional(),
+})
 export const usageQuery = z.object({
   key: z.coerce.number().int().positive().optional(),
-  network: z.string().min(1).max(64).optional(),
+  network: networkName.optional(),
+})
+export const maxKeysPage = 100
+export const keysPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(maxKeysPage).default(50),
+  after: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),
 })
 
 /** Parses `value` with `schema`, or throws a 400 ApiError naming the first problem. */

@@ -1,23 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
-import { type Db, deleteSession, findSession, insertSession, type SessionRow } from '@uncle-rpc/db'
+import { type Db, deleteAccountSessions, deleteSession, findSession, insertSession, type SessionRow } from '@uncle-rpc/db'
 import type { Request, Response } from 'express'
 
 /** The session cookie's name. */
 export const sessionCookie = 'uncle_session'
-const sessionMs = 7 * 24 * 3_600_000
+/** A session ends 7 days after sign-in at the latest… */
+export const sessionMs = 7 * 24 * 3_600_000
+/** …and after 12 hours without a request. */
+export const defaultIdleMs = 12 * 3_600_000
 
 /** Whether cookies get `Secure`: always, never, or when the request came over https (`auto`, behind a proxy on loopback too). */
 export type SecureCookies = 'auto' | 'always' | 'never'
 
 /** Server-side sessions in Postgres: the cookie holds 32 random bytes, the table only their sha256. */
 export type Sessions = {
-  /** Starts a session for the account and sets the cookie; its CSRF token. */
+  /** Starts a session for the account and sets the cookie, ending the session this browser had (rotation); its CSRF token. */
   start(req: Request, res: Response, accountId: number): Promise<{ csrfToken: string }>
   /** The live session of the request's cookie, or null. */
   read(req: Request): Promise<SessionRow | null>
   /** Ends the request's session (if any) and clears the cookie. */
   end(req: Request, res: Response): Promise<void>
+  /** Ends every session of the account and clears this browser's cookie ("sign out everywhere"). */
+  endAll(req: Request, res: Response, accountId: number): Promise<void>
 }
 
 const tokenHash = (token: string): Hex => `0x${createHash('sha256').update(token).digest('hex')}`
@@ -33,7 +38,7 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 /** Session cookies: HttpOnly (scripts cannot read them), SameSite=Strict (not sent on cross-site requests), Secure per `secure`. */
-export function createSessions({ db }: { db: Db }, { secure }: { secure: SecureCookies }): Sessions {
+export function createSessions({ db }: { db: Db }, { secure, idleMs = defaultIdleMs }: { secure: SecureCookies; idleMs?: number | undefined }): Sessions {
   const cookie = (req: Request, value: string, maxAgeSeconds: number) => {
     const flags = [`${sessionCookie}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`]
     if (secure === 'always' || (secure === 'auto' && req.secure)) flags.push('Secure')
@@ -45,6 +50,9 @@ export function createSessions({ db }: { db: Db }, { secure }: { secure: SecureC
   }
   return {
     async start(req, res, accountId) {
+      // Note: a fresh token at every sign-in, and the one the browser held is dropped, so a token planted before sign-in is worthless.
+      const previous = tokenOf(req)
+      if (previous !== undefined) await deleteSession(db, { tokenHash: tokenHash(previous) })
       const token = randomBytes(32).toString('base64url')
       const csrfToken = randomBytes(32).toString('base64url')
       await insertSession(db, { tokenHash: tokenHash(token), accountId, csrfToken, expiresAt: new Date(Date.now() + sessionMs) })
@@ -53,11 +61,15 @@ export function createSessions({ db }: { db: Db }, { secure }: { secure: SecureC
     },
     async read(req) {
       const token = tokenOf(req)
-      return token === undefined ? null : findSession(db, { tokenHash: tokenHash(token) })
+      return token === undefined ? null : findSession(db, { tokenHash: tokenHash(token), idleMs })
     },
     async end(req, res) {
       const token = tokenOf(req)
       if (token !== undefined) await deleteSession(db, { tokenHash: tokenHash(token) })
+      res.append('set-cookie', cookie(req, '', 0))
+    },
+    async endAll(req, res, accountId) {
+      await deleteAccountSessions(db, { accountId })
       res.append('set-cookie', cookie(req, '', 0))
     },
   }

@@ -1,7 +1,9 @@
-// The dashboard's entry: session, hash routes (#/keys, #/keys/<id>, #/usage, #/plan), views.
+// The dashboard's entry: session, hash routes (#/keys, #/keys/<id>, #/usage, #/plan, #/account,
+// and the emailed links #/verify/<token>, #/reset/<token>), views.
 import { ApiFailure, api, setCsrf } from './api.js'
 import { quiet, say } from './dom.js'
-import { renderAuth } from './views/auth.js'
+import { renderAccount } from './views/account.js'
+import { renderAuth, renderReset, verifyFromLink } from './views/auth.js'
 import { renderKey } from './views/key.js'
 import { renderKeys } from './views/keys.js'
 import { renderPlan } from './views/plan.js'
@@ -9,7 +11,7 @@ import { renderUsage } from './views/usage.js'
 
 const main = document.getElementById('main')
 const nav = document.getElementById('nav')
-/** @type {{ account: {email: string, plan: string} | null, config: {signup: string, rpcUrl: string} }} */
+/** @type {{ account: {email: string, plan: string, emailVerified: boolean} | null, config: {signup: string, rpcUrl: string} }} */
 const state = { account: null, config: { signup: 'invite', rpcUrl: '' } }
 
 function setSignedIn(account, csrfToken) {
@@ -21,20 +23,37 @@ function setSignedIn(account, csrfToken) {
 let rendering = 0
 let keepStatus = false
 
+// Signed in (by a form or an emailed link): on to the keys, keeping the message just announced.
+function onSignedIn(account, csrfToken) {
+  setSignedIn(account, csrfToken)
+  if (location.hash === '#/keys') void route()
+  else {
+    // Note: replace, so Back does not return to a used link.
+    window.history.replaceState(null, '', '#/keys')
+    void route()
+  }
+}
+
 async function route() {
   const path = location.hash.replace(/^#/, '') || '/keys'
   // Note: each view renders into its own container, swapped in only if no newer route started meanwhile.
   const token = ++rendering
   const view = document.createElement('div')
+  const link = /^\/(verify|reset)\/([A-Za-z0-9_-]+)$/.exec(path)
+  if (link?.[1] === 'verify') {
+    try {
+      return await verifyFromLink(link[2], { onSignedIn })
+    } catch (error) {
+      say(error.message, 'error')
+      window.history.replaceState(null, '', '#/keys')
+    }
+  } else if (link?.[1] === 'reset') {
+    renderReset(view, { token: link[2], onSignedIn })
+    main.replaceChildren(view)
+    return focusMain()
+  }
   if (state.account === null) {
-    renderAuth(view, {
-      signupOpen: state.config.signup === 'open',
-      onSignedIn: (account, csrfToken) => {
-        setSignedIn(account, csrfToken)
-        if (location.hash === '#/keys') void route()
-        else location.hash = '#/keys'
-      },
-    })
+    renderAuth(view, { signupOpen: state.config.signup === 'open', onSignedIn })
     main.replaceChildren(view)
     return focusMain()
   }
@@ -45,6 +64,8 @@ async function route() {
   const context = {
     state,
     main: view,
+    signedIn: (account, csrfToken) => setSignedIn(account, csrfToken),
+    signedOut: (message) => signOut(message),
     // Navigates and keeps the message just announced (a hash change otherwise clears it).
     go: (hash) => {
       keepStatus = true
@@ -56,6 +77,7 @@ async function route() {
     if (key) await renderKey(view, context, Number(key[1]))
     else if (path === '/usage' || path.startsWith('/usage?')) await renderUsage(view, context)
     else if (path === '/plan') await renderPlan(view, context)
+    else if (path === '/account') await renderAccount(view, context)
     else await renderKeys(view, context)
     if (token !== rendering) return
     main.replaceChildren(view)
@@ -79,14 +101,18 @@ function focusMain() {
   }
 }
 
+function signOut(message) {
+  setSignedIn(null, '')
+  say(message)
+  window.history.replaceState(null, '', '#/keys')
+  void route()
+}
+
 document.getElementById('signout').addEventListener('click', async () => {
   try {
     await api('/signout', { method: 'POST' })
   } finally {
-    setSignedIn(null, '')
-    say('Signed out')
-    location.hash = '#/keys'
-    void route()
+    signOut('Signed out')
   }
 })
 window.addEventListener('hashchange', () => {

@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { apiKeys, plans } from '../schema.js'
 
@@ -75,10 +75,25 @@ const toRow = ({ secretHash, rpsLimit, dailyLimit, planRps, planDaily, ...row }:
   planDaily: dailyLimit ?? planDaily,
 })
 
-/** The account's keys, revoked ones included, oldest first. */
-export async function listAccountKeys(db: DbOrTx, { accountId }: { accountId: number }): Promise<AccountKeyRow[]> {
-  const rows = await selectKeys(db).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+/** A page of the account's keys, revoked ones included, oldest first: `limit` keys with ids above `after`. */
+export async function listAccountKeys(
+  db: DbOrTx,
+  { accountId, limit = 1000, after = 0 }: { accountId: number; limit?: number; after?: number },
+): Promise<AccountKeyRow[]> {
+  const rows = await selectKeys(db)
+    .where(and(eq(apiKeys.accountId, accountId), gt(apiKeys.id, after)))
+    .orderBy(asc(apiKeys.id))
+    .limit(limit)
   return rows.map(toRow)
+}
+
+/** How many live (not revoked) keys the account has. */
+export async function countLiveAccountKeys(db: DbOrTx, { accountId }: { accountId: number }): Promise<number> {
+  const [row] = await db
+    .select({ keys: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+  return row?.keys ?? 0
 }
 
 /** The account's key with this id, or null (also when the key belongs to another account). */

@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { type ApiKeyPlan, accounts, apiKeys, sessions, upgradeRequests } from '../schema.js'
 
@@ -16,11 +16,16 @@ export function normalizeEmail(email: string): string {
 /** Stores a new account; null when the email is taken. */
 export async function insertAccount(
   db: DbOrTx,
-  { email, passwordHash, plan = 'core' }: { email: string; passwordHash: string | null; plan?: ApiKeyPlan },
+  {
+    email,
+    passwordHash,
+    plan = 'core',
+    verified = false,
+  }: { email: string; passwordHash: string | null; plan?: ApiKeyPlan; /** The address is known to be its owner's (the operator made the account). */ verified?: boolean },
 ): Promise<AccountRow | null> {
   const [row] = await db
     .insert(accounts)
-    .values({ email: normalizeEmail(email), passwordHash, plan })
+    .values({ email: normalizeEmail(email), passwordHash, plan, emailVerifiedAt: verified ? sql`now()` : null })
     .onConflictDoNothing()
     .returning()
   return row ?? null
@@ -42,6 +47,7 @@ export async function listAccounts(db: DbOrTx): Promise<(AccountRow & { keys: nu
       plan: accounts.plan,
       createdAt: accounts.createdAt,
       disabledAt: accounts.disabledAt,
+      emailVerifiedAt: accounts.emailVerifiedAt,
       keys: sql<number>`count(${apiKeys.id}) filter (where ${apiKeys.revokedAt} is null)`.mapWith(Number),
     })
     .from(accounts)
@@ -83,6 +89,39 @@ export async function setAccountDisabled(db: DbOrTx, { email, disabled }: { emai
   })
 }
 
+/** The account with this id, or null. */
+export async function findAccountById(db: DbOrTx, { accountId }: { accountId: number }): Promise<AccountRow | null> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId))
+  return row ?? null
+}
+
+/** Locks the account's row until the transaction ends (serializes, e.g., key creation against the per-account cap). */
+export async function lockAccount(tx: DbOrTx, { accountId }: { accountId: number }): Promise<void> {
+  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update')
+}
+
+/** Marks the account's email as verified (its owner opened a link sent there). */
+export async function markEmailVerified(db: DbOrTx, { accountId }: { accountId: number }): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ emailVerifiedAt: sql`coalesce(${accounts.emailVerifiedAt}, now())` })
+    .where(eq(accounts.id, accountId))
+}
+
+/** Stores a new password hash and ends every session of the account. */
+export async function setAccountPassword(db: DbOrTx, { accountId, passwordHash }: { accountId: number; passwordHash: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId))
+    await tx.delete(sessions).where(eq(sessions.accountId, accountId))
+  })
+}
+
+/** Ends every session of the account ("sign out everywhere"); the number ended. */
+export async function deleteAccountSessions(db: DbOrTx, { accountId }: { accountId: number }): Promise<number> {
+  const rows = await db.delete(sessions).where(eq(sessions.accountId, accountId)).returning({ accountId: sessions.accountId })
+  return rows.length
+}
+
 /** Records an upgrade request (one open request per account and plan: a repeat returns the open one). */
 export async function insertUpgradeRequest(
   db: DbOrTx,
@@ -117,7 +156,7 @@ export async function listUpgradeRequests(db: DbOrTx, { accountId, open = false 
 }
 
 /** A signed-in session with its account. */
-export type SessionRow = { accountId: number; email: string; plan: ApiKeyPlan; csrfToken: string; expiresAt: Date }
+export type SessionRow = { accountId: number; email: string; plan: ApiKeyPlan; emailVerified: boolean; csrfToken: string; expiresAt: Date }
 
 /** Stores a session (the sha256 of its token). */
 export async function insertSession(
@@ -127,14 +166,38 @@ export async function insertSession(
   await db.insert(sessions).values({ tokenHash, accountId, csrfToken, expiresAt })
 }
 
-/** The live session with this token hash (not expired, account not disabled), or null. */
-export async function findSession(db: DbOrTx, { tokenHash }: { tokenHash: Hex }): Promise<SessionRow | null> {
+/**
+ * The live session with this token hash (not expired, not idle for `idleMs`, account not
+ * disabled), or null. Marks it seen (at most one write a minute per session).
+ */
+export async function findSession(db: DbOrTx, { tokenHash, idleMs }: { tokenHash: Hex; idleMs: number }): Promise<SessionRow | null> {
   const [row] = await db
-    .select({ accountId: accounts.id, email: accounts.email, plan: accounts.plan, csrfToken: sessions.csrfToken, expiresAt: sessions.expiresAt })
+    .select({
+      accountId: accounts.id,
+      email: accounts.email,
+      plan: accounts.plan,
+      emailVerified: sql<boolean>`${accounts.emailVerifiedAt} is not null`,
+      csrfToken: sessions.csrfToken,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, sql`now()`), isNull(accounts.disabledAt)))
-  return row ?? null
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.lastSeenAt, sql`now() - ${idleMs}::float8 * interval '1 millisecond'`),
+        isNull(accounts.disabledAt),
+      ),
+    )
+  if (row === undefined) return null
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(and(eq(sessions.tokenHash, tokenHash), lt(sessions.lastSeenAt, sql`now() - interval '1 minute'`)))
+  const { lastSeenAt: _seen, ...session } = row
+  return session
 }
 
 /** Ends a session (sign-out). */
@@ -142,8 +205,11 @@ export async function deleteSession(db: DbOrTx, { tokenHash }: { tokenHash: Hex 
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash))
 }
 
-/** Deletes expired sessions; the number deleted. */
-export async function deleteExpiredSessions(db: DbOrTx): Promise<number> {
-  const rows = await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`)).returning({ accountId: sessions.accountId })
+/** Deletes expired sessions, and those idle for `idleMs`; the number deleted. */
+export async function deleteExpiredSessions(db: DbOrTx, { idleMs }: { idleMs: number }): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, sql`now()`), lt(sessions.lastSeenAt, sql`now() - ${idleMs}::float8 * interval '1 millisecond'`)))
+    .returning({ accountId: sessions.accountId })
   return rows.length
 }

@@ -31,7 +31,7 @@ export function networkChoice(networks, chosen) {
     { class: 'networks' },
     h('legend', {}, 'Networks allowed'),
     h('p', { class: 'hint' }, 'None checked: every network.'),
-    networks.length === 0 ? h('p', { class: 'hint' }, 'No network is indexed yet.') : null,
+    networks.length === 0 ? h('p', { class: 'hint' }, 'The RPC service serves no network.') : null,
     boxes.map((box) => h('label', { class: 'check' }, box, ` ${box.value}`)),
   )
   const value = () => {

@@ -71,12 +71,32 @@ export async function renderKey(main, context, id) {
       say(error.message, 'error')
     }
   }
+  // A key with a secret: rotate the secret too (after a leak) or keep it; the choice is explicit.
+  const secretChoice = key.requireSecret
+    ? ['new', 'keep'].map((value) => h('input', { type: 'radio', name: 'rotate-secret', value, checked: value === 'new' }))
+    : []
   const rotate = async () => {
-    if (!window.confirm(`Rotate "${key.name}"? A new key replaces it, with the same settings; the old one stops working.`)) return
+    const choice = secretChoice.find((r) => r.checked)?.value
+    const what = choice === 'new' ? ' and a new secret' : choice === 'keep' ? ' (the secret stays the same)' : ''
+    if (!window.confirm(`Rotate "${key.name}"? A new key${what} replaces it, with the same settings; the old key stops working.`)) return
     try {
-      const result = await api(`/keys/${id}/rotate`, { method: 'POST' })
-      main.replaceChildren(h('h1', {}, 'Key rotated'), newKeyPanel(result), h('p', {}, h('a', { href: `#/keys/${result.key.id}` }, 'Settings of the new key')))
-      say('Key rotated: copy the new key now, it is shown only once')
+      const result = await api(`/keys/${id}/rotate`, { method: 'POST', body: choice === undefined ? {} : { secret: choice } })
+      main.replaceChildren(
+        h('h1', {}, 'Key rotated'),
+        newKeyPanel(result),
+        result.secret
+          ? h(
+              'section',
+              { class: 'card' },
+              h('h2', {}, 'Its new secret'),
+              h('p', { class: 'warn' }, 'Copy the secret now: it is shown only this once. The old secret no longer works.'),
+              copyField('Key secret', result.secret),
+              copyField('Authorization header', `Authorization: ${result.authorization}`),
+            )
+          : null,
+        h('p', {}, h('a', { href: `#/keys/${result.key.id}` }, 'Settings of the new key')),
+      )
+      say(result.secret ? 'Key and secret rotated: copy them now, they are shown only once' : 'Key rotated: copy the new key now, it is shown only once')
     } catch (error) {
       say(error.message, 'error')
     }
@@ -135,6 +155,15 @@ export async function renderKey(main, context, id) {
       'section',
       { class: 'card danger' },
       h('h2', {}, 'Rotate or revoke'),
+      key.requireSecret
+        ? h(
+            'fieldset',
+            { class: 'choice' },
+            h('legend', {}, 'When rotating, the secret'),
+            h('label', { class: 'check' }, secretChoice[0], ' Rotate it too: a new secret, shown once (after a leak)'),
+            h('label', { class: 'check' }, secretChoice[1], ' Keep it: clients keep sending the same secret'),
+          )
+        : null,
       h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: rotate }, 'Rotate'), h('button', { type: 'button', class: 'danger', onclick: revoke }, 'Revoke')),
     ),
   )

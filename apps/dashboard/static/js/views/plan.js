@@ -5,7 +5,7 @@ import { count, field, h, say, when } from '../dom.js'
 export async function renderPlan(main, context) {
   const { plan, plans, requests } = await api('/plan')
   const current = plans.find((p) => p.name === plan)
-  const message = h('textarea', { rows: 3, maxlength: 2000 })
+  const message = h('textarea', { rows: 3, maxlength: 500 })
   const ask = (wanted) => async () => {
     try {
       await api('/plan/requests', { method: 'POST', body: { plan: wanted, message: message.value || undefined } })
