@@ -72,8 +72,8 @@ Flags:
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
                                    unknown hash is answered null without a database read; default on
 Overload:
-  --listen-backlog <n>             connections the kernel queues for accepting (listen backlog); Linux
-                                   caps it at net.core.somaxconn (\`sysctl net.core.somaxconn\`;
+  --listen-backlog <n>             connections the kernel holds until accepted (listen backlog);
+                                   Linux caps it at net.core.somaxconn (\`sysctl net.core.somaxconn\`:
                                    4096 on kernels since 5.4, 128 before); default ${defaultListenBacklog}
   --max-event-loop-lag-ms <n>      once the event loop is this far behind, new JSON-RPC requests get
                                    503 -32005 "server busy" with Retry-After: 1 at once (WebSocket:
