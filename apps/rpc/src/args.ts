@@ -20,6 +20,8 @@ export type RpcArgs = {
   cacheEntries: number
   /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
   nullFilter: boolean
+  /** JSON-RPC POSTs read strictly beneath node:http (transport/fastHttp); false: node:http reads every request. */
+  fastPath: boolean
   limits: RpcLimits
   /** Per-key rate limits in Redis (REDIS_URL); false: none. */
   rateLimits: boolean
@@ -68,6 +70,9 @@ Flags:
   --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
+  --fast-path <on|off>             answer plain JSON-RPC POSTs (one Content-Length, no chunking,
+                                   upgrade or Expect, a strict HTTP/1.1 head) beneath node:http;
+                                   every other request is node:http's as before; default on
   --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
                                    unknown hash is answered null without a database read; default on
@@ -139,6 +144,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'db-max-batch',
     'cache-entries',
     'null-filter',
+    'fast-path',
     'max-body-bytes',
     'max-batch-size',
     'max-ws-message-bytes',
@@ -171,6 +177,8 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
   if (values.help) return 'help'
   const rateLimits = values['rate-limits'] ?? 'on'
   if (rateLimits !== 'on' && rateLimits !== 'off') throw new UsageError(`--rate-limits must be on or off, got "${rateLimits}"`)
+  const fastPath = values['fast-path'] ?? 'on'
+  if (fastPath !== 'on' && fastPath !== 'off') throw new UsageError(`--fast-path must be on or off, got "${fastPath}"`)
   const nullFilter = values['null-filter'] ?? 'on'
   if (nullFilter !== 'on' && nullFilter !== 'off') throw new UsageError(`--null-filter must be on or off, got "${nullFilter}"`)
   const port = integer('port', values.port, 0, defaultPort)
@@ -186,6 +194,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     dbMaxBatch: integer('db-max-batch', values['db-max-batch'], 1, defaultMaxLookupsPerStatement),
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
     nullFilter: nullFilter === 'on',
+    fastPath: fastPath === 'on',
     limits: {
       maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 1, defaultLimits.maxBodyBytes),
       maxBatchSize: integer('max-batch-size', values['max-batch-size'], 1, defaultLimits.maxBatchSize),

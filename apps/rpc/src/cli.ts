@@ -170,6 +170,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         networks: config.networks,
         limits: args.limits,
         cacheEntries: args.cacheEntries,
+        fastPath: args.fastPath,
         rateLimits: args.rateLimits
           ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,

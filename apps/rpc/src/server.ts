@@ -10,6 +10,9 @@ import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './meth
 import { createAnswerWithFailover } from './failover/answerWithFailover.js'
 import { createHeadTracker, type HeadTracker } from './methods/heads.js'
 import { createHttpHandler } from './transport/http.js'
+import { createAdmission } from './transport/admission.js'
+import { attachFastPath, type FastPath } from './transport/fastHttp/fastPath.js'
+import { createFastRpc } from './transport/fastHttp/fastRpc.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
@@ -72,7 +75,12 @@ export type RpcServerOptions = {
   maxEventLoopLagMs?: number | undefined
   /** Connections the kernel may hold for accepting (listen(2) backlog; Linux caps it at net.core.somaxconn). Default 4096. */
   listenBacklog?: number | undefined
+  /** JSON-RPC POSTs read strictly are answered beneath node:http (transport/fastHttp); false: node:http reads every request. Default true. */
+  fastPath?: boolean | undefined
 }
+
+/** A request head longer than this goes to node:http (its own limit is 16 KiB). */
+const fastPathMaxHeadBytes = 8192
 
 export type RpcServer = {
   server: Server
@@ -83,6 +91,8 @@ export type RpcServer = {
   limiter: RateLimiter | undefined
   /** The readiness checks (public /ready shows what is degraded; the admin port shows everything). */
   readiness: Readiness
+  /** The HTTP fast path beneath node:http; undefined when off. */
+  fastPath: FastPath | undefined
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
@@ -196,7 +206,18 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   })
   finishApp(app, logger)
   let closing = false
-  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) })
+  const httpDeps = { resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) }
+  const rpc = createHttpHandler(httpDeps)
+  const fast: FastPath | undefined =
+    options.fastPath === false
+      ? undefined
+      : attachFastPath(server, createFastRpc({ admit: createAdmission(httpDeps), answer, logger, closing: () => closing }), {
+          maxHeadBytes: fastPathMaxHeadBytes,
+          maxHeaders: 64,
+          maxBodyBytes: limits.maxBodyBytes,
+          requestTimeoutMs: limits.requestTimeoutMs,
+          keepAliveTimeoutMs: server.keepAliveTimeout,
+        })
   // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
   // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).
   const unanswered = new Set<ServerResponse>()
@@ -219,6 +240,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     usage,
     limiter,
     readiness,
+    fastPath: fast,
     partners,
     async listen(port, host) {
       // Note: not current within its wait (a slow or down database): misses are read until it is.
@@ -250,14 +272,21 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         // clients that are sending their next request on them. Here a request arriving in the first
         // 500 ms is answered with Connection: close; connections still idle then are closed.
         NetServer.prototype.close.call(server, () => resolve())
-        const idle = setTimeout(() => server.closeIdleConnections(), 500)
+        const idle = setTimeout(() => {
+          server.closeIdleConnections()
+          fast?.closeIdleConnections()
+        }, 500)
         // Requests still running get 5 s to finish; then their connections are cut.
-        const cut = setTimeout(() => server.closeAllConnections(), 5000)
+        const cut = setTimeout(() => {
+          server.closeAllConnections()
+          fast?.closeAllConnections()
+        }, 5000)
         idle.unref()
         cut.unref()
       })
       // Note: http's close as well, for its timeout timer (the listening socket is closed already).
       server.close(() => undefined)
+      fast?.stop()
       await auth.stop()
       await deps.uncleFilter?.stop()
       await usage.stop()

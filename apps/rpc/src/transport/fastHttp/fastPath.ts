@@ -1,0 +1,270 @@
+import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { type FastRequest, handOff, incomplete, type ParseLimits, parseRequest } from './parseRequest.js'
+
+// The HTTP fast path beneath the Express app, on the same port: it takes each new connection
+// before node:http does, answers the JSON-RPC POSTs it can read strictly (parseRequest.ts) with
+// no IncomingMessage, ServerResponse or header objects, and hands the connection with every byte
+// already read to node:http at the first request it does not read (another path or method,
+// a WebSocket upgrade, a chunked or oversized body, anything malformed). From then on the
+// connection is node:http's, so those clients see no difference. Answers go out in request order
+// (pipelining); a handoff waits until the answers before it are written.
+
+/** What the fast path sends: status, JSON body, and the extra headers as name/value pairs. */
+export type FastAnswer = { status: number; body: string | Uint8Array; headers?: readonly string[] | undefined; close?: boolean | undefined }
+
+export type FastPathDeps = {
+  /** Answers one request (its body is `body`); may throw or reject: the connection then gets a 500 and closes. */
+  serve: (request: FastRequest, body: Buffer) => FastAnswer | Promise<FastAnswer>
+  /** The answer to a request whose serve() threw (a 500 with a correlation id). */
+  failed: (error: unknown) => FastAnswer
+  /** True once the server is closing: every answer then ends its connection. */
+  closing: () => boolean
+}
+
+export type FastPathOptions = ParseLimits & {
+  /** A request's head and body must arrive within this long, else 408 and close (node:http's requestTimeout). */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this long (node:http's keepAliveTimeout). */
+  keepAliveTimeoutMs: number
+}
+
+export type FastPath = {
+  /** Connections the fast path holds now (not yet handed off). */
+  readonly connections: number
+  /** Requests it has answered, and connections it handed to node:http (since start). */
+  readonly answered: number
+  readonly handedOff: number
+  /** Closes the connections with nothing in flight; the others close after their answers. */
+  closeIdleConnections(): void
+  /** Cuts every connection the fast path holds. */
+  closeAllConnections(): void
+  /** Stops the timeout sweep. */
+  stop(): void
+}
+
+const reasons: Record<number, string> = {
+  200: 'OK',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}
+
+// Note: node:http's own 408 (what a client of either path gets when its request is too slow).
+const timedOut = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', 'latin1')
+
+/** The Date header's value, made once a second (RFC 9110: an origin server with a clock sends it). */
+let dateText = ''
+let dateAt = 0
+function httpDate(now: number): string {
+  if (now - dateAt >= 1000 || dateText === '') {
+    dateAt = now - (now % 1000)
+    dateText = new Date(dateAt).toUTCString()
+  }
+  return dateText
+}
+
+/** One response's bytes: head and body in one buffer, so one write and one packet. */
+function responseBytes(answer: FastAnswer, keepAlive: boolean, now: number): Buffer {
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body
+  let head = `HTTP/1.1 ${answer.status} ${reasons[answer.status] ?? 'OK'}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n`
+  const extra = answer.headers
+  if (extra !== undefined) for (let i = 0; i + 1 < extra.length; i += 2) head += `${extra[i]}: ${extra[i + 1]}\r\n`
+  head += `date: ${httpDate(now)}\r\n${keepAlive ? 'connection: keep-alive\r\nkeep-alive: timeout=5' : 'connection: close'}\r\n\r\n`
+  const headLength = Buffer.byteLength(head, 'latin1')
+  const bytes = Buffer.allocUnsafe(headLength + body.length)
+  bytes.write(head, 0, 'latin1')
+  bytes.set(body, headLength)
+  return bytes
+}
+
+type Slot = { bytes: Buffer | undefined; close: boolean }
+
+type Connection = {
+  socket: Socket
+  /** Bytes read and not yet a whole request. */
+  buffer: Buffer
+  /** Answers in request order; the head is written as soon as it is ready. */
+  slots: Slot[]
+  /** When the request now arriving began (0: none), for the 408. */
+  startedAt: number
+  /** When the connection last went idle (0: busy), for the keep-alive timeout. */
+  idleSince: number
+  /** No more requests are read (a handoff waits, or the connection closes after its answers). */
+  stopped: boolean
+  /** Hand the connection to node:http once the answers in flight are written. */
+  handOffPending: boolean
+  onData: (chunk: Buffer) => void
+  onClose: () => void
+  onDrain: () => void
+}
+
+/**
+ * Puts the fast path in front of `server`'s own connection handling (node:http's 'connection'
+ * listener, which it calls on handoff). Call before `server.listen`.
+ */
+export function attachFastPath(server: Server, deps: FastPathDeps, options: FastPathOptions): FastPath {
+  const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[]
+  server.removeAllListeners('connection')
+  const open = new Set<Connection>()
+  let answered = 0
+  let handedOff = 0
+
+  function giveToNode(c: Connection): void {
+    handedOff++
+    open.delete(c)
+    const { socket, buffer } = c
+    socket.removeListener('data', c.onData)
+    socket.removeListener('close', c.onClose)
+    socket.removeListener('error', ignore)
+    socket.removeListener('drain', c.onDrain)
+    // Note: node:http attaches its parser, then the bytes already read are fed to it at once, before any new ones.
+    socket.pause()
+    for (const listener of nodeListeners) listener.call(server, socket)
+    if (buffer.length > 0) socket.emit('data', buffer)
+    socket.resume()
+  }
+
+  function flush(c: Connection): void {
+    const { slots, socket } = c
+    while (slots.length > 0 && slots[0]!.bytes !== undefined) {
+      const slot = slots.shift() as Slot
+      // Note: a client that sends and never reads: stop reading it until its answers drain.
+      if (!socket.destroyed && !socket.write(slot.bytes as Buffer)) socket.pause()
+      if (slot.close) {
+        c.stopped = true
+        socket.end()
+        open.delete(c)
+        return
+      }
+    }
+    if (slots.length === 0) {
+      if (c.handOffPending) return giveToNode(c)
+      if (c.buffer.length === 0) c.idleSince = Date.now()
+    }
+  }
+
+  function answer(c: Connection, request: FastRequest, body: Buffer): void {
+    const slot: Slot = { bytes: undefined, close: false }
+    c.slots.push(slot)
+    answered++
+    const done = (a: FastAnswer) => {
+      const close = !request.keepAlive || a.close === true || deps.closing()
+      slot.close = close
+      slot.bytes = responseBytes(a, !close, Date.now())
+      if (c.slots[0] === slot) flush(c)
+    }
+    let result: FastAnswer | Promise<FastAnswer>
+    try {
+      result = deps.serve(request, body)
+    } catch (error) {
+      result = { ...deps.failed(error), close: true }
+    }
+    if (result instanceof Promise) result.then(done, (error: unknown) => done({ ...deps.failed(error), close: true }))
+    else done(result)
+  }
+
+  function read(c: Connection): void {
+    while (!c.stopped && c.buffer.length > 0) {
+      const verdict = parseRequest(c.buffer, options)
+      if (verdict === incomplete) break
+      if (verdict === handOff) {
+        c.stopped = true
+        if (c.slots.length === 0) giveToNode(c)
+        else {
+          c.handOffPending = true
+          c.socket.pause()
+        }
+        return
+      }
+      if (c.buffer.length < verdict.end) break
+      const body = c.buffer.subarray(verdict.bodyStart, verdict.end)
+      c.buffer = c.buffer.subarray(verdict.end)
+      c.startedAt = c.buffer.length > 0 ? Date.now() : 0
+      // Note: after `Connection: close` nothing more is read; the connection ends with its answer.
+      if (!verdict.keepAlive) c.stopped = true
+      answer(c, verdict, body)
+    }
+    if (c.buffer.length > 0 && c.startedAt === 0) c.startedAt = Date.now()
+  }
+
+  const ignore = () => undefined
+
+  server.on('connection', (socket: Socket) => {
+    const c: Connection = {
+      socket,
+      buffer: Buffer.alloc(0),
+      slots: [],
+      startedAt: 0,
+      idleSince: Date.now(),
+      stopped: false,
+      handOffPending: false,
+      onData: (chunk: Buffer) => {
+        if (c.stopped) return
+        c.idleSince = 0
+        c.buffer = c.buffer.length === 0 ? chunk : Buffer.concat([c.buffer, chunk])
+        read(c)
+      },
+      onClose: () => open.delete(c),
+      onDrain: () => {
+        if (!c.handOffPending) socket.resume()
+      },
+    }
+    socket.on('data', c.onData)
+    socket.on('drain', c.onDrain)
+    socket.on('close', c.onClose)
+    socket.on('error', ignore)
+    socket.setNoDelay(true)
+    open.add(c)
+  })
+
+  // Note: one sweep a second for every connection instead of a timer per request.
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    for (const c of open) {
+      if (c.startedAt !== 0 && now - c.startedAt > options.requestTimeoutMs && c.slots.length === 0) {
+        open.delete(c)
+        c.socket.end(timedOut)
+        c.socket.destroySoon()
+      } else if (c.idleSince !== 0 && c.slots.length === 0 && c.buffer.length === 0 && now - c.idleSince > options.keepAliveTimeoutMs) {
+        open.delete(c)
+        c.socket.destroy()
+      }
+    }
+  }, 1000)
+  sweep.unref()
+
+  return {
+    get connections() {
+      return open.size
+    },
+    get answered() {
+      return answered
+    },
+    get handedOff() {
+      return handedOff
+    },
+    closeIdleConnections() {
+      for (const c of open)
+        if (c.slots.length === 0 && c.buffer.length === 0) {
+          open.delete(c)
+          c.socket.destroy()
+        }
+    },
+    closeAllConnections() {
+      for (const c of open) c.socket.destroy()
+      open.clear()
+    },
+    stop() {
+      clearInterval(sweep)
+    },
+  }
+}

@@ -1,0 +1,47 @@
+import type { Logger } from '@uncle-rpc/config'
+import type { Admission, Admitted, Refusal } from '../admission.js'
+import { failoverRequested } from '../admission.js'
+import type { Answer, Outcome } from '../answer.js'
+import { internalError, outcomeHeaders } from '../http.js'
+import type { FastAnswer, FastPathDeps } from './fastPath.js'
+import type { FastRequest } from './parseRequest.js'
+
+/**
+ * The fast path's answer to a request it read: the same admission (overload, network, key,
+ * restrictions, Content-Type) and answer() as http.ts, with the same statuses, bodies and headers.
+ * A body over the limit never gets here (the parser hands it to node:http, which answers 413).
+ */
+export function createFastRpc({ admit, answer, logger, closing }: { admit: Admission; answer: Answer; logger: Logger; closing: () => boolean }): FastPathDeps {
+  const answered = (outcome: Outcome, base: readonly string[]): FastAnswer => ({
+    status: outcome.status,
+    body: outcome.body,
+    headers: outcomeHeaders(base, outcome.retryAfter, outcome.failover),
+  })
+
+  function admitted(checked: Admitted | Refusal, request: FastRequest, body: Buffer): FastAnswer | Promise<FastAnswer> {
+    if (!checked.ok) return { status: checked.status, body: checked.body, headers: checked.headers }
+    const outcome = answer(body.toString('utf8'), checked.key, checked.network, failoverRequested(request.enableFailover))
+    return outcome instanceof Promise ? outcome.then((o) => answered(o, checked.headers)) : answered(outcome, checked.headers)
+  }
+
+  return {
+    serve(request, body) {
+      const checked = admit({
+        pathNetwork: request.network,
+        key: request.key,
+        host: request.host,
+        origin: request.origin,
+        userAgent: request.userAgent,
+        authorization: request.authorization,
+        contentType: request.contentType,
+      })
+      return checked instanceof Promise ? checked.then((c) => admitted(c, request, body)) : admitted(checked, request, body)
+    },
+    failed(error) {
+      const { correlationId, body } = internalError()
+      logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
+      return { status: 500, body, close: true }
+    },
+    closing,
+  }
+}
