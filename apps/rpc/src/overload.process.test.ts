@@ -7,7 +7,8 @@ import { createTestEnv, openWs, rawRequest, type TestEnv } from './_test/server.
 
 // Load shedding in a real `uncle-rpc rpc` process: the process is stopped (SIGSTOP) while
 // requests arrive, so that on SIGCONT its event loop is a second behind; those requests are shed
-// with 503 and Retry-After (WebSocket: a -32005 error per message); the next ones are answered.
+// with 503 and Retry-After; the next ones are answered. A WebSocket message is never shed: the
+// socket's own backpressure paces it (a client that keeps its connection is not asked to retry).
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string }
 
@@ -36,7 +37,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
     await env?.close()
   })
 
-  test('behavior: requests read while the event loop is behind are shed with 503, Retry-After and -32005; then answered again', async () => {
+  test('behavior: HTTP requests read while the event loop is behind are shed with 503, Retry-After and -32005, a WebSocket message is answered; then all answered again', async () => {
     const rpc = spawnCli(['rpc', '--port', '0', '--metrics-port', '0', '--rate-limits', 'off', '--max-event-loop-lag-ms', '200'], { env: { DATABASE_URL: env.database.url } })
     try {
       const base = (await rpc.waitFor(/rpc listening on (http:\/\/\S+?)\/v3\//, 60_000))[1]!
@@ -72,18 +73,23 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
           error: { code: -32005, message: 'server busy: request shed, retry later', data: { backoff_seconds: 1 } },
         })
       }
-      expect(JSON.parse(await wsAnswer)).toMatchObject({ id: 7, error: { code: -32005 } })
+      expect(JSON.parse(await wsAnswer)).toMatchObject({ id: 7, result: { hash: uncle.result.hash } })
 
       // Caught up: answered again, on the same WebSocket too.
-      const again = await rawRequest(url, { body: call(3) })
+      // Note: the lag sample of the turn after the stop stays fresh for one 20 ms period: poll briefly.
+      let again = await rawRequest(url, { body: call(3) })
+      for (let i = 0; i < 20 && again.status === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        again = await rawRequest(url, { body: call(3) })
+      }
       expect(again.status).toBe(200)
       expect(again.body).toContain(`"hash":"${uncle.result.hash as string}"`)
       expect(await ws.send(call(4))).toContain('"result":{')
       await ws.close()
       agent.destroy()
       const samples = parseMetrics(await (await fetch(metrics)).text())
-      expect(sumSamples(samples, 'uncle_rpc_shed_total', { transport: 'http' })).toBe(10)
-      expect(sumSamples(samples, 'uncle_rpc_shed_total', { transport: 'ws' })).toBe(1)
+      expect(sumSamples(samples, 'uncle_rpc_shed_total', { transport: 'http' })).toBeGreaterThanOrEqual(10)
+      expect(sumSamples(samples, 'uncle_rpc_shed_total', { transport: 'ws' })).toBe(0)
     } finally {
       await rpc.stop()
     }

@@ -196,7 +196,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
   const lag = createEventLoopLag({ maxLagMs: options.maxEventLoopLagMs ?? defaultMaxEventLoopLagMs })
-  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('ws')) }, server)
+  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
   metrics?.watch({
     partners,
     wsConnections: ws.connections,

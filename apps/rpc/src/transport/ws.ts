@@ -3,14 +3,13 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError, LimitExceededError, NotFoundError, parseMessage } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
 import { type AccessRequest, accessAllowed, rejectedBody } from '../access/keyAccess.js'
 import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
-import { shedBody } from './overload.js'
 
 const textFrame = { binary: false } as const
 import { wsNotFoundText, wsPath } from './routes.js'
@@ -21,17 +20,6 @@ export type WsDeps = {
   answer: Answer
   limits: RpcLimits
   logger: Logger
-  /** True while the process is too far behind to take new messages (overload.ts): each gets a -32005 error at once. */
-  overloaded?: (() => boolean) | undefined
-  /** Told about each message shed (metrics). */
-  onShed?: (() => void) | undefined
-}
-
-/** The answer to a message shed under overload: its id when it is a single call, null for a batch; nothing for a notification. */
-function shedAnswer(text: string): string | undefined {
-  const message = parseMessage(text)
-  if (message.kind !== 'single') return shedBody()
-  return message.entry.rawId === undefined ? undefined : shedBody(message.entry.rawId)
 }
 
 const jsonHeaders = { 'Content-Type': 'application/json' }
@@ -44,11 +32,13 @@ type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: Ac
  * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
  * verifyClient, so a bad one is refused with an HTTP status before the handshake (a key that
  * cannot be checked now: 503 with Retry-After). Each message goes through answer() (rate limits, failover by key setting — there are
- * no per-message headers —, the handler) and is answered on the same socket. Under overload a
- * message is answered at once with -32005 "server busy" (the socket stays open).
+ * no per-message headers —, the handler) and is answered on the same socket. Messages are not
+ * shed under overload: each socket is paced by its own backpressure (flow control: at most
+ * --ws-max-in-flight answered at once, then the socket is not read), which pushes back through
+ * TCP instead of asking a client that keeps its connection to retry.
  */
 export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number } {
-  const { resolver, auth, answer, limits, logger, overloaded = () => false, onShed } = deps
+  const { resolver, auth, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: errorResponse('null', new NotFoundError(wsNotFoundText)) }
@@ -120,13 +110,6 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
       lastSeen.set(ws, Date.now())
       flow.started()
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
-      if (overloaded()) {
-        onShed?.()
-        const body = shedAnswer(text)
-        if (body !== undefined && ws.readyState === ws.OPEN) ws.send(body)
-        flow.answered()
-        return
-      }
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
       Promise.resolve(auth.authenticate(key))
         .then((checked) => {
