@@ -186,7 +186,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
   const lag = createEventLoopLag({ maxLagMs: options.maxEventLoopLagMs ?? defaultMaxEventLoopLagMs })
-  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('ws')) }, server)
+  const ws = attachWebSocket({ resolver, auth, usage, answer: answerWs, limits, logger, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('ws')) }, server)
   metrics?.watch({
     partners,
     wsConnections: ws.connections,
@@ -196,7 +196,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   })
   finishApp(app, logger)
   let closing = false
-  const rpc = createHttpHandler({ resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) })
+  const rpc = createHttpHandler({ resolver, auth, usage, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) })
   // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
   // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).
   const unanswered = new Set<ServerResponse>()
