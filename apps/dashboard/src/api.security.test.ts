@@ -1,4 +1,4 @@
-import { addHourlyUsage, addUsage, createDb, type Db, registerNetwork } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, createDb, type Db, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -27,9 +27,9 @@ describe('dashboard API security', () => {
     const created = await alice.call('POST', '/keys', { name: 'alice web' })
     expect(created.status).toBe(201)
     aliceKey = (created.body.key as { id: number }).id
-    await addUsage(db, [{ keyId: aliceKey, day: new Date().toISOString().slice(0, 10), requests: 7, errors: 1, forwarded: 0, rateLimited: 0 }])
+    await addUsage(db, [{ keyId: aliceKey, day: new Date().toISOString().slice(0, 10), ...zeroUsageCounts(), requests: 7, errors: 1 }])
     const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString()
-    await addHourlyUsage(db, [{ keyId: aliceKey, hour, network: 'mainnet', requests: 7, errors: 1, forwarded: 0, rateLimited: 0 }])
+    await addHourlyUsage(db, [{ keyId: aliceKey, hour, network: 'mainnet', ...zeroUsageCounts(), requests: 7, errors: 1 }])
   })
   afterAll(async () => {
     await app?.close()

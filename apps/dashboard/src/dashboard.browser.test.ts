@@ -15,7 +15,7 @@ import { startTestDashboard, type TestDashboard } from './_test/client.js'
 // The developer's path in a real browser: sign up, verify the email by the emailed link (a real
 // SMTP server in-process), create a key, copy its endpoint, call it and get a real uncle (a
 // synthetic chain indexed from the sample node), see the call in the usage view, restrict the key
-// to one Origin (403 -32002 for others), require a secret and rotate key and secret (the old
+// to one Origin (403 -32002 for others, counted as refused in the usage view), require a secret and rotate key and secret (the old
 // secret stops working), reset the password from the emailed link, revoke the key (401).
 // Screenshots of each page go to apps/dashboard/screenshots (git-ignored), at desktop and phone width.
 
@@ -130,6 +130,20 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     expect(refused.status).toBe(403)
     expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32002, message: 'rejected due to project ID settings' } })
     expect((await from('https://app.example.com')).status).toBe(200)
+
+    // The 403 is counted on the key as refused by its Origin rule, in the API and the usage view.
+    await rpc.usage.flush()
+    type Point = { requests: number; refusedOrigin: number; refusedSecret: number }
+    const usage = await page.evaluate<{ daily: Point[]; hourly: Point[] }>("fetch('/api/usage', { credentials: 'same-origin' }).then((r) => r.json())")
+    const total = (points: Point[], field: keyof Point) => points.reduce((n, p) => n + p[field], 0)
+    expect([total(usage.hourly, 'requests'), total(usage.hourly, 'refusedOrigin'), total(usage.hourly, 'refusedSecret')]).toEqual([2, 1, 0])
+    expect(usage.daily.at(-1)).toMatchObject({ requests: 2, refusedOrigin: 1 })
+    await page.getByRole('link', { name: 'Usage' }).click()
+    const dayCells = page.getByRole('table', { name: 'Requests per day (last 30 days): numbers' }).getByRole('row', { name: today.slice(5) }).getByRole('cell')
+    await expect.poll(() => dayCells.first().textContent()).toBe('2')
+    expect(await dayCells.last().textContent()).toBe('1 (Origin 1)')
+    expect(await page.getByText('2 calls, 1 refused').count()).toBe(2)
+    await shot(page, '05b-usage-refused')
 
     await page.getByRole('link', { name: 'Plan' }).click()
     await page.getByRole('button', { name: 'Upgrade to Growth' }).click()

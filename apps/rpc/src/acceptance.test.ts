@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApiKey, createDb, type Db, hashApiKey, listUsage } from '@uncle-rpc/db'
+import { createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -193,13 +193,15 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
       await new Promise((resolve) => setTimeout(resolve, 100))
       rows = await listUsage(db.db, { keyHash: hashApiKey(keys.usage), days: 1 })
     }
-    expect(rows).toEqual([{ keyId: expect.any(Number), day, ...expected.usage }])
+    expect(rows).toEqual([{ keyId: expect.any(Number), day, ...zeroUsageCounts(), ...expected.usage }])
     // The rate-limited key: every request counted, the refused ones as errors and rate_limited.
     const [limited] = (await listUsage(db.db, { keyHash: hashApiKey(keys.rps5), days: 1 })) ?? []
     expect(limited?.requests).toBe(expected.rps5.requests)
     expect(limited?.rateLimited).toBe(limited?.errors)
     expect(limited?.rateLimited).toBeGreaterThanOrEqual(40)
     const cli = await runCli(['keys', 'usage', keys.usage], { env: { DATABASE_URL: database.url } })
-    expect(cli.stdout).toBe(`day\trequests\terrors\tforwarded\trate_limited\n${day}\t7\t2\t2\t0\ntotal\t7\t2\t2\t0\n`)
+    expect(cli.stdout).toBe(
+      `day\trequests\terrors\tforwarded\trate_limited\trefused_revoked\trefused_network\trefused_origin\trefused_user_agent\trefused_secret\n${day}\t7\t2\t2\t0\t0\t0\t0\t0\t0\ntotal\t7\t2\t2\t0\t0\t0\t0\t0\t0\n`,
+    )
   })
 })

@@ -196,7 +196,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     connectionsCheckingInterval: Math.min(1000, limits.requestTimeoutMs),
   })
   const lag = createEventLoopLag({ maxLagMs: options.maxEventLoopLagMs ?? defaultMaxEventLoopLagMs })
-  const ws = attachWebSocket({ resolver, auth, answer: answerWs, limits, logger }, server)
+  const ws = attachWebSocket({ resolver, auth, usage, answer: answerWs, limits, logger }, server)
   metrics?.watch({
     partners,
     wsConnections: ws.connections,
@@ -206,7 +206,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   })
   finishApp(app, logger)
   let closing = false
-  const httpDeps = { resolver, auth, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) }
+  const httpDeps = { resolver, auth, usage, answer, limits, logger, closing: () => closing, overloaded: lag.behind, onShed: metrics && (() => metrics.shed('http')) }
   const rpc = createHttpHandler(httpDeps)
   const fast: FastPath | undefined =
     options.fastPath === false

@@ -365,6 +365,26 @@ export const apiKeys = pgTable(
 )
 
 /**
+ * Requests of a known key refused before they were read (HTTP 401/403, or the WebSocket upgrade
+ * refused), one per request or upgrade, by reason. Not in `requests` or `errors`: nothing was
+ * answered, nor billed. A request with an unknown or missing key has no key to count it on.
+ */
+function refusedColumns() {
+  return {
+    /** 401: the key is revoked. */
+    refusedRevoked: bigint('refused_revoked', { mode: 'number' }).notNull().default(0),
+    /** 403: the key is not allowed on the request's network. */
+    refusedNetwork: bigint('refused_network', { mode: 'number' }).notNull().default(0),
+    /** 403: the Origin is missing or not on the key's allowlist. */
+    refusedOrigin: bigint('refused_origin', { mode: 'number' }).notNull().default(0),
+    /** 403: the User-Agent is missing or not on the key's allowlist. */
+    refusedUserAgent: bigint('refused_user_agent', { mode: 'number' }).notNull().default(0),
+    /** 403: the key's secret (Basic Authorization) is missing or wrong. */
+    refusedSecret: bigint('refused_secret', { mode: 'number' }).notNull().default(0),
+  }
+}
+
+/**
  * Usage per key per UTC day, added to in batches by every RPC process (upserts every few
  * seconds, not per request). Each batch entry counts as one request.
  */
@@ -375,7 +395,7 @@ export const usageDaily = pgTable(
       .notNull()
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
-    /** Calls received with a valid key (refused ones included). */
+    /** Calls admitted past the key and its restrictions, rate-limited ones included (refused_* are apart). */
     requests: bigint('requests', { mode: 'number' }).notNull().default(0),
     /** Calls answered with a JSON-RPC error (rate-limited ones included). */
     errors: bigint('errors', { mode: 'number' }).notNull().default(0),
@@ -383,6 +403,7 @@ export const usageDaily = pgTable(
     forwarded: bigint('forwarded', { mode: 'number' }).notNull().default(0),
     /** Calls refused for the per-second or daily limit (-32005). */
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ...refusedColumns(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 )
@@ -403,6 +424,7 @@ export const usageHourly = pgTable(
     errors: bigint('errors', { mode: 'number' }).notNull().default(0),
     forwarded: bigint('forwarded', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ...refusedColumns(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.hour, t.network] }), index('usage_hourly_hour_idx').on(t.hour)],
 )

@@ -1,8 +1,8 @@
-import type { UsagePoint } from '@uncle-rpc/db'
+import { type UsagePoint, zeroUsageCounts } from '@uncle-rpc/db'
 
 const dayMs = 86_400_000
 const hourMs = 3_600_000
-const zero = (at: string): UsagePoint => ({ at, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 })
+const zero = (at: string): UsagePoint => ({ at, ...zeroUsageCounts() })
 
 /** The last `days` UTC days (`YYYY-MM-DD`, oldest first, today last), each with its point or zeros. */
 export function fillDays(points: readonly UsagePoint[], days: number, now = Date.now()): UsagePoint[] {

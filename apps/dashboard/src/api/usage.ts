@@ -5,8 +5,10 @@ import { fillDays, fillHours } from './series.js'
 import { parse, usageQuery } from './validate.js'
 
 /**
- * GET /api/usage?key=<id>&network=<name>: requests, errors, rate-limited and forwarded calls per
- * UTC day (30 days) and per hour (24 hours) for the account, or one of its keys and/or networks.
+ * GET /api/usage?key=<id>&network=<name>: requests, errors, rate-limited and forwarded calls, and
+ * requests refused before an answer by reason (refusedRevoked: 401; refusedNetwork, refusedOrigin,
+ * refusedUserAgent, refusedSecret: 403) per UTC day (30 days) and per hour (24 hours) for the
+ * account, or one of its keys and/or networks.
  * A key id of another account matches no rows (the queries join on the account).
  */
 export function usageRoutes(deps: ApiDeps): Router {

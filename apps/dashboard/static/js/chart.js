@@ -1,6 +1,7 @@
 // A hand-written SVG bar chart (no library): each bar is the calls of one day or hour, split
-// into answered without error and errors. The table under it carries the same numbers.
-import { count } from './dom.js'
+// into answered without error and errors, with the requests refused before an answer (401/403)
+// stacked on top. The table under it carries the same numbers.
+import { count, refusedOf } from './dom.js'
 
 const svgNs = 'http://www.w3.org/2000/svg'
 
@@ -12,7 +13,7 @@ function s(tag, attrs = {}, text) {
 }
 
 /**
- * @param {{ title: string, points: {at: string, requests: number, errors: number}[], label: (at: string) => string }} options
+ * @param {{ title: string, points: {at: string, requests: number, errors: number, refusedRevoked: number, refusedNetwork: number, refusedOrigin: number, refusedUserAgent: number, refusedSecret: number}[], label: (at: string) => string }} options
  * @returns {SVGSVGElement}
  */
 export function barChart({ title, points, label }) {
@@ -22,7 +23,7 @@ export function barChart({ title, points, label }) {
   const bottom = 30
   const top = 12
   // Note: a "nice" top (2, 4, 10, 20, 40, 100 …) keeps the three axis labels distinct whole numbers.
-  const peak = Math.max(1, ...points.map((p) => p.requests))
+  const peak = Math.max(1, ...points.map((p) => p.requests + refusedOf(p)))
   const magnitude = 10 ** Math.floor(Math.log10(peak))
   const max = [1, 2, 4, 10].map((m) => m * magnitude).find((m) => m >= peak && m % 2 === 0) ?? 20 * magnitude
   const plotH = height - top - bottom
@@ -30,8 +31,9 @@ export function barChart({ title, points, label }) {
   const barW = Math.max(2, slot * 0.7)
   const total = points.reduce((n, p) => n + p.requests, 0)
   const errors = points.reduce((n, p) => n + p.errors, 0)
+  const refused = points.reduce((n, p) => n + refusedOf(p), 0)
   const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'chart', preserveAspectRatio: 'none' })
-  svg.append(s('title', {}, `${title}: ${count(total)} calls, ${count(errors)} errors (details in the table below)`))
+  svg.append(s('title', {}, `${title}: ${count(total)} calls, ${count(errors)} errors, ${count(refused)} refused (details in the table below)`))
   for (const fraction of [0, 0.5, 1]) {
     const y = top + plotH * (1 - fraction)
     svg.append(s('line', { x1: left, x2: width - 4, y1: y, y2: y, class: 'grid' }))
@@ -41,9 +43,11 @@ export function barChart({ title, points, label }) {
     const x = left + i * slot + (slot - barW) / 2
     const okH = (plotH * (p.requests - p.errors)) / max
     const errH = (plotH * p.errors) / max
+    const refusedH = (plotH * refusedOf(p)) / max
     const base = top + plotH
     if (okH > 0) svg.append(s('rect', { x, y: base - okH, width: barW, height: okH, class: 'ok' }))
     if (errH > 0) svg.append(s('rect', { x, y: base - okH - errH, width: barW, height: errH, class: 'err' }))
+    if (refusedH > 0) svg.append(s('rect', { x, y: base - okH - errH - refusedH, width: barW, height: refusedH, class: 'refused' }))
     // Note: the first and last labels are anchored inwards so they are never cut at the edges.
     const anchor = i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'
     const at = i === 0 ? x : i === points.length - 1 ? x + barW : x + barW / 2

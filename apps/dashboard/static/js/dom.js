@@ -86,5 +86,17 @@ export function copyField(label, value) {
 /** Formats a count with thousands separators. */
 export const count = (n) => new Intl.NumberFormat('en-US').format(n)
 
+/** The reasons a request of a key is refused before it is answered, as usage points name them (the API's refused* fields). */
+export const refusalReasons = [
+  ['refusedRevoked', 'revoked key (401)'],
+  ['refusedNetwork', 'network'],
+  ['refusedOrigin', 'Origin'],
+  ['refusedUserAgent', 'User-Agent'],
+  ['refusedSecret', 'secret'],
+]
+
+/** Requests of a usage point refused before an answer (401 revoked, 403 restrictions). */
+export const refusedOf = (p) => refusalReasons.reduce((n, [field]) => n + p[field], 0)
+
 /** Formats an ISO time as "2026-11-22 18:05 UTC", or "never". */
 export const when = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'never')

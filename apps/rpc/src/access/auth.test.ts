@@ -95,7 +95,8 @@ describe('createAuth', () => {
     await revokeApiKey(db, { keyHash: hashApiKey(key) })
     expect(auth.authenticate(key)).toMatchObject({ ok: true })
     await auth.refresh()
-    expect(auth.authenticate(key)).toEqual({ ok: false, status: 401, body: invalid })
+    // The same 401 as an unknown key, naming the key for usage (refused_revoked).
+    expect(auth.authenticate(key)).toEqual({ ok: false, status: 401, body: invalid, revoked: expect.objectContaining({ revoked: true, keyHash: hashApiKey(key) }) })
     await auth.stop()
   })
 

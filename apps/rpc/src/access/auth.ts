@@ -39,7 +39,10 @@ export type KeyStore = {
  * with: 401 for a missing, unknown or revoked key; 503 with Retry-After (seconds) when the key
  * cannot be checked now (its lookup failed or missed its deadline).
  */
-export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; status: 401; body: string } | { ok: false; status: 503; body: string; retryAfter: number }
+export type AuthResult =
+  | { ok: true; key: KeyRecord }
+  | { ok: false; status: 401; body: string; /** The key, when it is known and revoked (usage counts the refusal on it). */ revoked?: KeyRecord }
+  | { ok: false; status: 503; body: string; retryAfter: number }
 
 export type Auth = {
   /** Checks the key from the URL; synchronous when the answer is in memory. */
@@ -112,7 +115,7 @@ export function createAuth({ store, logger }: { store: KeyStore; logger: Logger 
   let used = new Set<Hex>()
 
   const accept = (key: KeyRecord): AuthResult => {
-    if (key.revoked) return invalid
+    if (key.revoked) return { ok: false, status: 401, body: invalidKeyBody, revoked: key }
     used.add(key.keyHash)
     return { ok: true, key }
   }

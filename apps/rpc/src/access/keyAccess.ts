@@ -129,9 +129,14 @@ function secretAllowed(access: KeyAccess, authorization: string | undefined): bo
 
 /** Whether the request passes every restriction of the key (kinds AND, entries of a kind OR). */
 export function accessAllowed(access: KeyAccess, request: AccessRequest): boolean {
-  if (access.networks !== undefined && !access.networks.has(request.network)) return false
-  if (access.origins !== undefined && !originAllowed(access, request.origin)) return false
-  if (access.userAgents !== undefined && !userAgentAllowed(access, request.userAgent)) return false
-  if (access.secretHash !== undefined && !secretAllowed(access, request.authorization)) return false
-  return true
+  return accessRefusal(access, request) === undefined
+}
+
+/** The first restriction of the key the request fails (network, Origin, User-Agent, secret, in that order), or undefined when it passes all. */
+export function accessRefusal(access: KeyAccess, request: AccessRequest): 'network' | 'origin' | 'userAgent' | 'secret' | undefined {
+  if (access.networks !== undefined && !access.networks.has(request.network)) return 'network'
+  if (access.origins !== undefined && !originAllowed(access, request.origin)) return 'origin'
+  if (access.userAgents !== undefined && !userAgentAllowed(access, request.userAgent)) return 'userAgent'
+  if (access.secretHash !== undefined && !secretAllowed(access, request.authorization)) return 'secret'
+  return undefined
 }

@@ -78,7 +78,7 @@ describe('uncle-rpc keys', () => {
     expect(changed).toMatchObject({ code: 0, out: expect.stringContaining('developer\t30\t500000\t500\tyes\t') })
 
     const usage = await keys('usage', key, '--days', '3')
-    expect(usage).toMatchObject({ code: 0, out: 'day\trequests\terrors\tforwarded\trate_limited\ntotal\t0\t0\t0\t0\n' })
+    expect(usage).toMatchObject({ code: 0, out: 'day\trequests\terrors\tforwarded\trate_limited\trefused_revoked\trefused_network\trefused_origin\trefused_user_agent\trefused_secret\ntotal\t0\t0\t0\t0\t0\t0\t0\t0\t0\n' })
   })
 
   test('error: bad usage and unknown keys exit 2', async () => {

@@ -24,8 +24,11 @@ Keys:
                           failover forwarding for every request of the key (only on plans that allow
                           it: growth, custom); a request can also ask with "Enable-Failover: true"
   usage <key> [--days <n>]
-                          requests, errors, forwarded, rate_limited per UTC day (default the last 7
-                          days), newest first, then the total; written by the servers every few seconds
+                          requests, errors, forwarded, rate_limited, then the key's requests refused
+                          before they were read: refused_revoked (401), refused_network,
+                          refused_origin, refused_user_agent, refused_secret (403); per UTC day
+                          (default the last 7 days), newest first, then the total; written by the
+                          servers every few seconds
 
 Plans (limits per second and per UTC day count batch entries; shared by every RPC process):
   plans                   each plan's requests_per_second, requests_per_day, max_batch_size, failover_allowed

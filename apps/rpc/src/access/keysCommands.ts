@@ -1,4 +1,23 @@
-import { type ApiKeyRow, createApiKey, type Db, hashApiKey, isApiKeyPlan, listApiKeys, listPlans, listUsage, type PlanRow, revokeApiKey, setApiKeyFailover, setApiKeyLimits, setApiKeyPlan, updatePlan } from '@uncle-rpc/db'
+import {
+  addUsageCounts,
+  type ApiKeyRow,
+  createApiKey,
+  type Db,
+  hashApiKey,
+  isApiKeyPlan,
+  listApiKeys,
+  listPlans,
+  listUsage,
+  type PlanRow,
+  revokeApiKey,
+  setApiKeyFailover,
+  setApiKeyLimits,
+  setApiKeyPlan,
+  updatePlan,
+  usageCounters,
+  type UsageCounts,
+  zeroUsageCounts,
+} from '@uncle-rpc/db'
 
 /** The flags of `uncle-rpc keys` as parseArgs gives them. */
 export type KeysFlags = {
@@ -18,6 +37,8 @@ const plansList = 'core|developer|team|growth|custom'
 const time = (date: Date | null) => (date === null ? '-' : date.toISOString().replace(/\.\d{3}Z$/, 'Z'))
 const tsv = (lines: readonly (readonly (string | number)[])[]) => lines.map((cells) => cells.join('\t')).join('\n') + '\n'
 const short = (key: string) => `${key.slice(0, 8)}…`
+/** A usage counter as its column is named (rateLimited → rate_limited). */
+const columnName = (counter: string) => counter.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 /** A limit flag: a positive integer, `plan` (null: back to the plan's value when `clearable`), or undefined when absent. */
 function limit(name: string, text: string | undefined, clearable: boolean): number | null | undefined | KeysUsageError {
@@ -159,8 +180,10 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
     if (isError(days)) return days
     const rows = await listUsage(db, { keyHash: hashApiKey(args[0]!), days: days as number })
     if (rows === null) return { usageError: 'no such key' }
-    const total = rows.reduce((sum, r) => [sum[0]! + r.requests, sum[1]! + r.errors, sum[2]! + r.forwarded, sum[3]! + r.rateLimited], [0, 0, 0, 0])
-    write(tsv([['day', 'requests', 'errors', 'forwarded', 'rate_limited'], ...rows.map((r) => [r.day, r.requests, r.errors, r.forwarded, r.rateLimited]), ['total', ...total]]))
+    const total = zeroUsageCounts()
+    for (const r of rows) addUsageCounts(total, r)
+    const counts = (c: UsageCounts) => usageCounters.map((counter) => c[counter])
+    write(tsv([['day', ...usageCounters.map(columnName)], ...rows.map((r) => [r.day, ...counts(r)]), ['total', ...counts(total)]]))
     return 0
   }
   return { usageError: `unknown command "${name}"` }

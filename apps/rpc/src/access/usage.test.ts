@@ -1,5 +1,5 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -43,9 +43,24 @@ describe('createUsageRecorder', () => {
     usage.add(row.id, 'sepolia', 1, 1, 1, 1)
     await usage.flush()
     usage.add(row.id, 'mainnet', 5, 0, 2, 0)
+    usage.refuse(row.id, 'mainnet', 'origin')
+    usage.refuse(row.id, 'sepolia', 'network')
+    usage.refuse(row.id, 'mainnet', 'origin')
+    usage.refuse(row.id, 'mainnet', 'revoked')
     await usage.stop()
     expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([
-      { keyId: row.id, day: new Date().toISOString().slice(0, 10), requests: 9, errors: 2, forwarded: 3, rateLimited: 1 },
+      {
+        keyId: row.id,
+        day: new Date().toISOString().slice(0, 10),
+        ...zeroUsageCounts(),
+        requests: 9,
+        errors: 2,
+        forwarded: 3,
+        rateLimited: 1,
+        refusedOrigin: 2,
+        refusedNetwork: 1,
+        refusedRevoked: 1,
+      },
     ])
     expect(await hourlyRequests(direct.db, row.id)).toEqual({ mainnet: 8, sepolia: 1 })
   })

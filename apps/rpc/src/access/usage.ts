@@ -1,5 +1,5 @@
 import type { Logger } from '@uncle-rpc/config'
-import type { HourlyUsageDelta, UsageDelta } from '@uncle-rpc/db'
+import { addUsageCounts, type HourlyUsageDelta, type UsageCounter, type UsageDelta, zeroUsageCounts } from '@uncle-rpc/db'
 
 /**
  * Where usage goes: each flush as one transaction of usage_daily (billing, daily limits) and
@@ -14,11 +14,32 @@ export type UsageStore = {
 export type UsageRecorder = {
   /** Counts calls of one message (each batch entry is a call). Synchronous, no IO. */
   add(keyId: number, network: string, requests: number, errors: number, forwarded: number, rateLimited: number): void
+  /** Counts one request (or WebSocket upgrade, or message) of a known key refused before it was read. Synchronous, no IO. */
+  refuse(keyId: number, network: string, reason: RefusalReason): void
   /** Writes everything counted so far now (also done every flushIntervalMs); on failure it is kept for the next flush. */
   flush(): Promise<void>
   /** Stops the timer and flushes. */
   stop(): Promise<void>
 }
+
+/**
+ * Why a request of a known key was refused before it was read: its key is revoked (401), or a
+ * restriction of the key failed (403 -32002: network, Origin, User-Agent, secret). A missing or
+ * unknown key has no key to count on; rate limits (429) are counted as `rateLimited` calls.
+ */
+export type RefusalReason = 'revoked' | 'network' | 'origin' | 'userAgent' | 'secret'
+
+/** The usage counter of each reason (refused_revoked, refused_network, … in the tables). */
+export const refusedCounter = {
+  revoked: 'refusedRevoked',
+  network: 'refusedNetwork',
+  origin: 'refusedOrigin',
+  userAgent: 'refusedUserAgent',
+  secret: 'refusedSecret',
+} as const satisfies Record<RefusalReason, UsageCounter>
+
+/** Counts refusals (a UsageRecorder is one): what admission needs of usage. */
+export type RefusalCounter = Pick<UsageRecorder, 'refuse'>
 
 /**
  * Default flush period. A SIGKILL loses what was counted since the last write that committed: at
@@ -42,11 +63,8 @@ export function dailyOf(hourly: readonly HourlyUsageDelta[]): UsageDelta[] {
     const day = h.hour.slice(0, 10)
     const id = `${h.keyId}/${day}`
     let d = days.get(id)
-    if (d === undefined) days.set(id, (d = { keyId: h.keyId, day, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 }))
-    d.requests += h.requests
-    d.errors += h.errors
-    d.forwarded += h.forwarded
-    d.rateLimited += h.rateLimited
+    if (d === undefined) days.set(id, (d = { keyId: h.keyId, day, ...zeroUsageCounts() }))
+    addUsageCounts(d, h)
   }
   return [...days.values()]
 }
@@ -73,7 +91,8 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
     current = new Map()
   }
 
-  function add(keyId: number, network: string, requests: number, errors: number, forwarded: number, rateLimited: number) {
+  /** The delta of this key, network and the current hour. */
+  function deltaOf(keyId: number, network: string): HourlyUsageDelta {
     const now = Date.now()
     if (now >= nextHourAt) {
       drain()
@@ -84,11 +103,20 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
     let byNetwork = current.get(keyId)
     if (byNetwork === undefined) current.set(keyId, (byNetwork = new Map()))
     let delta = byNetwork.get(network)
-    if (delta === undefined) byNetwork.set(network, (delta = { keyId, hour, network, requests: 0, errors: 0, forwarded: 0, rateLimited: 0 }))
+    if (delta === undefined) byNetwork.set(network, (delta = { keyId, hour, network, ...zeroUsageCounts() }))
+    return delta
+  }
+
+  function add(keyId: number, network: string, requests: number, errors: number, forwarded: number, rateLimited: number) {
+    const delta = deltaOf(keyId, network)
     delta.requests += requests
     delta.errors += errors
     delta.forwarded += forwarded
     delta.rateLimited += rateLimited
+  }
+
+  function refuse(keyId: number, network: string, reason: RefusalReason) {
+    deltaOf(keyId, network)[refusedCounter[reason]]++
   }
 
   async function write() {
@@ -131,6 +159,7 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
   timer.unref()
   return {
     add,
+    refuse,
     flush,
     async stop() {
       clearInterval(timer)

@@ -1,6 +1,7 @@
 import { errorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
-import { accessAllowed, rejectedBody } from '../access/keyAccess.js'
+import { accessRefusal, rejectedBody } from '../access/keyAccess.js'
+import type { RefusalCounter } from '../access/usage.js'
 import { isJsonContentType } from './httpBody.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 import { shedBody, shedRetryAfterSeconds } from './overload.js'
@@ -27,6 +28,8 @@ export type Admitted = { ok: true; key: KeyRecord; network: ServedNetwork; heade
 export type AdmissionDeps = {
   resolver: NetworkResolver
   auth: Auth
+  /** Told about each request of a known key refused with 401 (revoked) or 403 (a restriction): usage. */
+  usage: RefusalCounter
   /** True while the process is too far behind to take new requests (overload.ts). */
   overloaded?: (() => boolean) | undefined
   /** Told about each request shed (metrics). */
@@ -41,21 +44,28 @@ const none: readonly string[] = []
  * The checks in order: overload (503 -32005 with Retry-After), network (404), key (401; 503 +
  * Retry-After when it cannot be checked now), the key's restrictions (403 -32002), Content-Type
  * (415). Every answer after the network check carries the CORS header when the request had an Origin.
+ * A 401 of a revoked key and a 403 are counted in usage on the key, by reason (usage.ts).
  * A value when nothing had to wait (a key in memory).
  */
-export function createAdmission({ resolver, auth, overloaded = () => false, onShed }: AdmissionDeps) {
+export function createAdmission({ resolver, auth, usage, overloaded = () => false, onShed }: AdmissionDeps) {
   const shed: Refusal = { ok: false, status: 503, body: Buffer.from(shedBody()), headers: ['retry-after', String(shedRetryAfterSeconds)] }
   const unsupportedType = errorResponse('null', new InvalidRequestError('unsupported content type: send application/json'))
 
   function checked(fields: PostFields, network: ServedNetwork, result: AuthResult): Admitted | Refusal {
     const headers = fields.origin === undefined ? none : cors
-    if (!result.ok)
-      return result.status === 503
-        ? { ok: false, status: 503, body: result.body, headers: [...headers, 'retry-after', String(result.retryAfter)] }
-        : { ok: false, status: result.status, body: result.body, headers }
+    if (!result.ok) {
+      if (result.status === 503) return { ok: false, status: 503, body: result.body, headers: [...headers, 'retry-after', String(result.retryAfter)] }
+      if (result.revoked !== undefined) usage.refuse(result.revoked.id, network.name, 'revoked')
+      return { ok: false, status: result.status, body: result.body, headers }
+    }
     const { access } = result.key
-    if (access !== undefined && !accessAllowed(access, { network: network.name, origin: fields.origin, userAgent: fields.userAgent, authorization: fields.authorization }))
-      return { ok: false, status: 403, body: rejectedBody, headers }
+    if (access !== undefined) {
+      const refused = accessRefusal(access, { network: network.name, origin: fields.origin, userAgent: fields.userAgent, authorization: fields.authorization })
+      if (refused !== undefined) {
+        usage.refuse(result.key.id, network.name, refused)
+        return { ok: false, status: 403, body: rejectedBody, headers }
+      }
+    }
     if (!isJsonContentType(fields.contentType)) return { ok: false, status: 415, body: unsupportedType, headers }
     return { ok: true, key: result.key, network, headers }
   }

@@ -4,6 +4,7 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
+import type { RefusalCounter } from '../access/usage.js'
 import { createAdmission, failoverRequested } from './admission.js'
 import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
@@ -13,6 +14,8 @@ import { rpcPath } from './routes.js'
 export type HttpDeps = {
   resolver: NetworkResolver
   auth: Auth
+  /** Counts the requests of known keys refused by admission (admission.ts). */
+  usage: RefusalCounter
   answer: Answer
   limits: RpcLimits
   logger: Logger

@@ -7,7 +7,8 @@ import { errorResponse, InternalError, LimitExceededError, NotFoundError } from 
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
-import { type AccessRequest, accessAllowed, rejectedBody } from '../access/keyAccess.js'
+import { type AccessRequest, accessRefusal, rejectedBody } from '../access/keyAccess.js'
+import type { RefusalCounter } from '../access/usage.js'
 import type { RpcLimits } from './limits.js'
 import type { NetworkResolver, ServedNetwork } from './network.js'
 
@@ -17,6 +18,8 @@ import { wsNotFoundText, wsPath } from './routes.js'
 export type WsDeps = {
   resolver: NetworkResolver
   auth: Auth
+  /** Counts upgrades and messages of known keys refused for a revoked key or a restriction. */
+  usage: RefusalCounter
   answer: Answer
   limits: RpcLimits
   logger: Logger
@@ -31,14 +34,15 @@ type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: Ac
  * event (a plain ws server; every upgrade is checked against wsPath, here only). The key,
  * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
  * verifyClient, so a bad one is refused with an HTTP status before the handshake (a key that
- * cannot be checked now: 503 with Retry-After). Each message goes through answer() (rate limits, failover by key setting — there are
+ * cannot be checked now: 503 with Retry-After); a refusal of a known key (revoked, a restriction) is
+ * counted in usage, as is a message refused when the key changed since. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket. Messages are not
  * shed under overload: each socket is paced by its own backpressure (flow control: at most
  * --ws-max-in-flight answered at once, then the socket is not read), which pushes back through
  * TCP instead of asking a client that keeps its connection to retry.
  */
 export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number } {
-  const { resolver, auth, answer, limits, logger } = deps
+  const { resolver, auth, usage, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: errorResponse('null', new NotFoundError(wsNotFoundText)) }
@@ -55,10 +59,19 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     const network = name === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(name) ?? { unknown: name })
     if ('unknown' in network) return { status: 404, body: resolver.unknownBody(network.unknown) }
     const result = await auth.authenticate(match[2])
-    if (!result.ok) return result
+    if (!result.ok) {
+      if (result.status === 401 && result.revoked !== undefined) usage.refuse(result.revoked.id, network.name, 'revoked')
+      return result
+    }
     const { origin, authorization } = req.headers
     const request: AccessRequest = { network: network.name, origin, userAgent: req.headers['user-agent'], authorization }
-    if (result.key.access !== undefined && !accessAllowed(result.key.access, request)) return rejected
+    if (result.key.access !== undefined) {
+      const refused = accessRefusal(result.key.access, request)
+      if (refused !== undefined) {
+        usage.refuse(result.key.id, network.name, refused)
+        return rejected
+      }
+    }
     if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
     return { network, keyHash: result.key.keyHash, key: match[2]!, request }
   }
@@ -114,6 +127,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
       Promise.resolve(auth.authenticate(key))
         .then((checked) => {
           if (!checked.ok) {
+            if (checked.status === 401 && checked.revoked !== undefined) usage.refuse(checked.revoked.id, network.name, 'revoked')
             if (ws.readyState === ws.OPEN) ws.send(checked.body)
             // Note: a key that cannot be checked now is answered with the error; the socket stays open.
             if (checked.status === 503) return undefined
@@ -121,7 +135,9 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
             return undefined
           }
           // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
-          if (checked.key.access !== undefined && !accessAllowed(checked.key.access, request)) {
+          const refused = checked.key.access === undefined ? undefined : accessRefusal(checked.key.access, request)
+          if (refused !== undefined) {
+            usage.refuse(checked.key.id, network.name, refused)
             if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
             ws.close(1008, 'rejected due to project ID settings')
             return undefined

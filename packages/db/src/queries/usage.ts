@@ -1,23 +1,42 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { and, desc, eq, gte, sql } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
+import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
-import { apiKeys, usageDaily } from '../schema.js'
+import { apiKeys, usageDaily, usageHourly } from '../schema.js'
+
+/**
+ * The counters of a usage row (usage_daily, usage_hourly): calls admitted (`requests`, billed
+ * minus `rateLimited`), `errors`, `forwarded`, `rateLimited`, and requests of the key refused
+ * before they were read, by reason (`refused*`: not in `requests` or `errors`).
+ */
+export const usageCounters = [
+  'requests',
+  'errors',
+  'forwarded',
+  'rateLimited',
+  'refusedRevoked',
+  'refusedNetwork',
+  'refusedOrigin',
+  'refusedUserAgent',
+  'refusedSecret',
+] as const
+export type UsageCounter = (typeof usageCounters)[number]
+export type UsageCounts = Record<UsageCounter, number>
+
+/** Every counter at 0. */
+export function zeroUsageCounts(): UsageCounts {
+  return { requests: 0, errors: 0, forwarded: 0, rateLimited: 0, refusedRevoked: 0, refusedNetwork: 0, refusedOrigin: 0, refusedUserAgent: 0, refusedSecret: 0 }
+}
+
+/** Adds `from`'s counters to `into`'s. */
+export function addUsageCounts(into: UsageCounts, from: UsageCounts): void {
+  for (const counter of usageCounters) into[counter] += from[counter]
+}
 
 /** Counts to add to one key's row for one UTC day (`day` as `YYYY-MM-DD`). */
-export type UsageDelta = {
-  keyId: number
-  day: string
-  requests: number
-  errors: number
-  forwarded: number
-  rateLimited: number
-}
+export type UsageDelta = { keyId: number; day: string } & UsageCounts
 
 /** One usage_daily row. */
 export type UsageRow = typeof usageDaily.$inferSelect
-
-type UsageCounts = { requests: number; errors: number; forwarded: number; rateLimited: number }
 
 /** Sums deltas that land on the same row (`rowOf`), so one upsert statement touches each row once. */
 export function mergeUsageCounts<T extends UsageCounts>(deltas: readonly T[], rowOf: (delta: T) => string): Map<string, T> {
@@ -26,14 +45,23 @@ export function mergeUsageCounts<T extends UsageCounts>(deltas: readonly T[], ro
     const row = rowOf(d)
     const seen = merged.get(row)
     if (seen === undefined) merged.set(row, { ...d })
-    else {
-      seen.requests += d.requests
-      seen.errors += d.errors
-      seen.forwarded += d.forwarded
-      seen.rateLimited += d.rateLimited
-    }
+    else addUsageCounts(seen, d)
   }
   return merged
+}
+
+/** The upsert's `set`: each counter column plus the inserted row's value. */
+export function addedCounters(table: typeof usageDaily | typeof usageHourly): Record<UsageCounter, SQL> {
+  const set = {} as Record<UsageCounter, SQL>
+  for (const counter of usageCounters) set[counter] = sql`${table[counter]} + excluded.${sql.identifier(table[counter].name)}`
+  return set
+}
+
+/** Sums of each counter column (for grouped reads). */
+export function summedCounters(table: typeof usageDaily | typeof usageHourly): Record<UsageCounter, SQL<number>> {
+  const sums = {} as Record<UsageCounter, SQL<number>>
+  for (const counter of usageCounters) sums[counter] = sql<number>`sum(${table[counter]})`.mapWith(Number)
+  return sums
 }
 
 /**
@@ -44,19 +72,10 @@ export function mergeUsageCounts<T extends UsageCounts>(deltas: readonly T[], ro
 export async function addUsage(db: DbOrTx, deltas: readonly UsageDelta[]): Promise<void> {
   const merged = mergeUsageCounts(deltas, (d) => `${d.keyId}/${d.day}`)
   if (merged.size === 0) return
-  const add = (column: PgColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`
   await db
     .insert(usageDaily)
     .values([...merged.values()])
-    .onConflictDoUpdate({
-      target: [usageDaily.keyId, usageDaily.day],
-      set: {
-        requests: add(usageDaily.requests),
-        errors: add(usageDaily.errors),
-        forwarded: add(usageDaily.forwarded),
-        rateLimited: add(usageDaily.rateLimited),
-      },
-    })
+    .onConflictDoUpdate({ target: [usageDaily.keyId, usageDaily.day], set: addedCounters(usageDaily) })
 }
 
 /**

@@ -1,19 +1,10 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
-import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { Db, DbOrTx } from '../client.js'
 import { apiKeys, usageDaily, usageHourly } from '../schema.js'
-import { addUsage, mergeUsageCounts, type UsageDelta } from './usage.js'
+import { addedCounters, addUsage, mergeUsageCounts, summedCounters, type UsageCounts, type UsageDelta } from './usage.js'
 
 /** Counts to add to one key's row for one network and UTC hour (`hour` as an ISO time at the start of the hour). */
-export type HourlyUsageDelta = {
-  keyId: number
-  hour: string
-  network: string
-  requests: number
-  errors: number
-  forwarded: number
-  rateLimited: number
-}
+export type HourlyUsageDelta = { keyId: number; hour: string; network: string } & UsageCounts
 
 /**
  * Writes one flush of the RPC's usage counts in one transaction: the per-day rows (billing,
@@ -31,19 +22,10 @@ export async function addDailyAndHourlyUsage(db: Db, { daily, hourly }: { daily:
 export async function addHourlyUsage(db: DbOrTx, deltas: readonly HourlyUsageDelta[]): Promise<void> {
   const merged = mergeUsageCounts(deltas, (d) => `${d.keyId}/${d.hour}/${d.network}`)
   if (merged.size === 0) return
-  const add = (column: PgColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`
   await db
     .insert(usageHourly)
     .values([...merged.values()].map((d) => ({ ...d, hour: new Date(d.hour) })))
-    .onConflictDoUpdate({
-      target: [usageHourly.keyId, usageHourly.hour, usageHourly.network],
-      set: {
-        requests: add(usageHourly.requests),
-        errors: add(usageHourly.errors),
-        forwarded: add(usageHourly.forwarded),
-        rateLimited: add(usageHourly.rateLimited),
-      },
-    })
+    .onConflictDoUpdate({ target: [usageHourly.keyId, usageHourly.hour, usageHourly.network], set: addedCounters(usageHourly) })
 }
 
 /** Deletes hourly rows older than `days` days; the number deleted. */
@@ -56,7 +38,7 @@ export async function pruneHourlyUsage(db: DbOrTx, { days }: { days: number }): 
 }
 
 /** One point of a usage series. */
-export type UsagePoint = { at: string; requests: number; errors: number; forwarded: number; rateLimited: number }
+export type UsagePoint = { at: string } & UsageCounts
 
 export type AccountUsageParameters = {
   accountId: number
@@ -65,8 +47,6 @@ export type AccountUsageParameters = {
   /** Only this network (daily series then come from usage_hourly). */
   network?: string | undefined
 }
-
-const sum = (column: PgColumn) => sql<number>`sum(${column})`.mapWith(Number)
 
 /**
  * Requests per UTC day for the last `days` days (today included), oldest first, days without
@@ -80,10 +60,7 @@ export async function accountDailyUsage(db: DbOrTx, parameters: AccountUsagePara
     return db
       .select({
         at: usageDaily.day,
-        requests: sum(usageDaily.requests),
-        errors: sum(usageDaily.errors),
-        forwarded: sum(usageDaily.forwarded),
-        rateLimited: sum(usageDaily.rateLimited),
+        ...summedCounters(usageDaily),
       })
       .from(usageDaily)
       .innerJoin(apiKeys, eq(apiKeys.id, usageDaily.keyId))
@@ -95,10 +72,7 @@ export async function accountDailyUsage(db: DbOrTx, parameters: AccountUsagePara
   return db
     .select({
       at: day,
-      requests: sum(usageHourly.requests),
-      errors: sum(usageHourly.errors),
-      forwarded: sum(usageHourly.forwarded),
-      rateLimited: sum(usageHourly.rateLimited),
+      ...summedCounters(usageHourly),
     })
     .from(usageHourly)
     .innerJoin(apiKeys, eq(apiKeys.id, usageHourly.keyId))
@@ -113,10 +87,7 @@ export async function accountHourlyUsage(db: DbOrTx, parameters: AccountUsagePar
   const rows = await db
     .select({
       at: usageHourly.hour,
-      requests: sum(usageHourly.requests),
-      errors: sum(usageHourly.errors),
-      forwarded: sum(usageHourly.forwarded),
-      rateLimited: sum(usageHourly.rateLimited),
+      ...summedCounters(usageHourly),
     })
     .from(usageHourly)
     .innerJoin(apiKeys, eq(apiKeys.id, usageHourly.keyId))

@@ -1,12 +1,20 @@
 import { api } from '../api.js'
 import { barChart } from '../chart.js'
-import { count, field, h } from '../dom.js'
+import { count, field, h, refusalReasons, refusedOf } from '../dom.js'
 
 const dayLabel = (at) => at.slice(5)
 const hourLabel = (at) => `${at.slice(11, 13)}:00`
 
+/** The refused requests of a point and, when there are any, why: "3 (Origin 2, secret 1)". */
+function refusedCell(p) {
+  const total = refusedOf(p)
+  if (total === 0) return '0'
+  const why = refusalReasons.filter(([field]) => p[field] > 0).map(([field, reason]) => `${reason} ${count(p[field])}`)
+  return `${count(total)} (${why.join(', ')})`
+}
+
 function table(caption, first, points, label) {
-  const busy = points.filter((p) => p.requests > 0 || p.errors > 0 || p.forwarded > 0 || p.rateLimited > 0)
+  const busy = points.filter((p) => p.requests > 0 || p.errors > 0 || p.forwarded > 0 || p.rateLimited > 0 || refusedOf(p) > 0)
   if (busy.length === 0) return h('p', { class: 'hint' }, 'No calls in this period.')
   return [
     h('p', { class: 'table-title' }, 'Numbers ', h('span', { class: 'hint' }, '(periods without calls left out)')),
@@ -17,12 +25,12 @@ function table(caption, first, points, label) {
       'table',
       { class: 'numbers' },
       h('caption', { class: 'visually-hidden' }, caption),
-      h('thead', {}, h('tr', {}, [first, 'Requests', 'Errors', 'Rate-limited', 'Forwarded'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, [first, 'Requests', 'Errors', 'Rate-limited', 'Forwarded', 'Refused (401/403)'].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         {},
         [...busy].reverse().map((p) =>
-          h('tr', {}, h('th', { scope: 'row' }, label(p.at)), h('td', {}, count(p.requests)), h('td', {}, count(p.errors)), h('td', {}, count(p.rateLimited)), h('td', {}, count(p.forwarded))),
+          h('tr', {}, h('th', { scope: 'row' }, label(p.at)), h('td', {}, count(p.requests)), h('td', {}, count(p.errors)), h('td', {}, count(p.rateLimited)), h('td', {}, count(p.forwarded)), h('td', {}, refusedCell(p))),
         ),
       ),
     ),
@@ -32,13 +40,23 @@ function table(caption, first, points, label) {
 
 function chartSection(title, first, points, label) {
   const total = points.reduce((n, p) => n + p.requests, 0)
+  const refused = points.reduce((n, p) => n + refusedOf(p), 0)
   return h(
     'section',
     { class: 'card' },
     h('h2', {}, title),
-    h('p', { class: 'lead' }, `${count(total)} ${total === 1 ? 'call' : 'calls'}`),
+    h('p', { class: 'lead' }, `${count(total)} ${total === 1 ? 'call' : 'calls'}, ${count(refused)} refused`),
     barChart({ title, points, label }),
-    h('p', { class: 'legend' }, h('span', { class: 'swatch ok' }), ' answered ', h('span', { class: 'swatch err' }), ' errors (rate-limited included)'),
+    h(
+      'p',
+      { class: 'legend' },
+      h('span', { class: 'swatch ok' }),
+      ' answered ',
+      h('span', { class: 'swatch err' }),
+      ' errors (rate-limited included) ',
+      h('span', { class: 'swatch refused' }),
+      ' refused before an answer: revoked key (401) or a restriction of the key (403; not billed)',
+    ),
     table(`${title}: numbers`, first, points, label),
   )
 }
