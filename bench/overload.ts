@@ -14,7 +14,7 @@ import { benchRoot, requireTools } from './rpcLoad.js'
 // One `uncle-rpc rpc` process (pinned to --server-core, default flags plus each --variant's, cache
 // on) under wrk with --connections connections (pinned to --load-core; `--timeout 30s`, so a slow
 // answer is measured rather than dropped) posting random known uncles for --duration s. Meanwhile
-// GET /health on the public port and GET /metrics on the admin port (--metrics-port) are polled
+// GET /health on the public port and GET /health on the admin port (--metrics-port) are polled
 // every 500 ms, each answer within 200 ms counting as ok. Prints answered (200) and shed or failed
 // requests, p50/p99/max, the polls, and RSS before, at the end of the load and 10 s later.
 // --root runs the rpc of another checkout (e.g. an older commit, for before figures).
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
         const adminPolls: Promise<{ ms: number; ok: boolean }>[] = []
         const poller = setInterval(() => {
           healthPolls.push(poll(`http://127.0.0.1:${rpc.port}/health`, 200))
-          adminPolls.push(poll(rpc.metrics, 200))
+          adminPolls.push(poll(rpc.metrics.replace(/\/metrics$/, '/health'), 200))
         }, 500)
         const summary = await wrk(`http://127.0.0.1:${rpc.port}/v3/${key}`, bodiesFile)
         const rssEnd = rssMb(rpc.child.pid!)
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     [
       '',
       `wrk -t${flags.threads} -c${flags.connections} -d${flags.duration}s --timeout 30s, random known uncles (cache on), one rpc process`,
-      '| rpc flags | requests/s | 200 | shed (503) | other failures | p50 ms | p99 ms | max ms | /health ≤ 200 ms | admin /metrics ≤ 200 ms | RSS MB before → end → +10 s | |',
+      '| rpc flags | requests/s | 200 | shed (503) | other failures | p50 ms | p99 ms | max ms | /health ≤ 200 ms | admin /health ≤ 200 ms | RSS MB before → end → +10 s | |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
       ...rows.map((r) => {
         const s = r.summary

@@ -5,8 +5,8 @@ import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import { type WebSocket, WebSocketServer } from 'ws'
-import type { Answer } from './answer.js'
-import type { Auth } from '../access/auth.js'
+import type { Answer, Outcome } from './answer.js'
+import type { Auth, AuthResult } from '../access/auth.js'
 import { type AccessRequest, accessRefusal, rejectedBody } from '../access/keyAccess.js'
 import type { RefusalCounter } from '../access/usage.js'
 import type { RpcLimits } from './limits.js'
@@ -124,39 +124,49 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
       flow.started()
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
-      Promise.resolve(auth.authenticate(key))
-        .then((checked) => {
-          if (!checked.ok) {
-            if (checked.status === 401 && checked.revoked !== undefined) usage.refuse(checked.revoked.id, network.name, 'revoked')
-            if (ws.readyState === ws.OPEN) ws.send(checked.body)
-            // Note: a key that cannot be checked now is answered with the error; the socket stays open.
-            if (checked.status === 503) return undefined
-            ws.close(1008, 'invalid project id')
-            return undefined
-          }
-          // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
-          const refused = checked.key.access === undefined ? undefined : accessRefusal(checked.key.access, request)
-          if (refused !== undefined) {
-            usage.refuse(checked.key.id, network.name, refused)
-            if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
-            ws.close(1008, 'rejected due to project ID settings')
-            return undefined
-          }
-          return answer(text, checked.key, network, false)
-        })
-        .then(
-          (outcome) => {
-            // Note: a refused message (-32005) is answered like any other; the socket stays open.
-            // Note: a text frame whether the body is text or bytes (ws would send bytes as binary).
-            if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) ws.send(outcome.body, textFrame)
-            flow.answered()
-          },
-          (error: unknown) => {
-            flow.answered()
-            logger.error({ msg: 'WebSocket message failed', error: (error as Error).message })
-          },
-        )
+      // Note: no promise hop while nothing has to wait (a key in memory, a cached answer): each costs a turn of the microtask queue.
+      try {
+        const checked = auth.authenticate(key)
+        const outcome = checked instanceof Promise ? checked.then((c) => admitted(c, text)) : admitted(checked, text)
+        if (outcome instanceof Promise) outcome.then(reply, failed)
+        else reply(outcome)
+      } catch (error) {
+        failed(error)
+      }
     })
+
+    /** The message's answer once its key is checked; undefined when the key refused it (answered and handled here). */
+    function admitted(checked: AuthResult, text: string): Outcome | Promise<Outcome> | undefined {
+      if (!checked.ok) {
+        if (checked.status === 401 && checked.revoked !== undefined) usage.refuse(checked.revoked.id, network.name, 'revoked')
+        if (ws.readyState === ws.OPEN) ws.send(checked.body)
+        // Note: a key that cannot be checked now is answered with the error; the socket stays open.
+        if (checked.status === 503) return undefined
+        ws.close(1008, 'invalid project id')
+        return undefined
+      }
+      // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
+      const refused = checked.key.access === undefined ? undefined : accessRefusal(checked.key.access, request)
+      if (refused !== undefined) {
+        usage.refuse(checked.key.id, network.name, refused)
+        if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
+        ws.close(1008, 'rejected due to project ID settings')
+        return undefined
+      }
+      return answer(text, checked.key, network, false)
+    }
+
+    function reply(outcome: Outcome | undefined): void {
+      // Note: a refused message (-32005) is answered like any other; the socket stays open.
+      // Note: a text frame whether the body is text or bytes (ws would send bytes as binary).
+      if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) ws.send(outcome.body, textFrame)
+      flow.answered()
+    }
+
+    function failed(error: unknown): void {
+      flow.answered()
+      logger.error({ msg: 'WebSocket message failed', error: (error as Error).message })
+    }
   }
 
   // One timer for every socket: drop those that missed the last ping, close the idle ones.
