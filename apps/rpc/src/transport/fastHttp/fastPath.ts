@@ -153,23 +153,29 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
   }
 
   function answer(c: Connection, request: FastRequest, body: Buffer): void {
-    const slot: Slot = { bytes: undefined, close: false }
+    const slot: Slot = { bytes: undefined, close: !request.keepAlive }
     c.slots.push(slot)
     answered++
-    const done = (a: FastAnswer) => {
-      const close = !request.keepAlive || a.close === true || deps.closing()
-      slot.close = close
-      slot.bytes = responseBytes(a, !close, Date.now())
-      if (c.slots[0] === slot) flush(c)
-    }
     let result: FastAnswer | Promise<FastAnswer>
     try {
       result = deps.serve(request, body)
     } catch (error) {
       result = { ...deps.failed(error), close: true }
     }
-    if (result instanceof Promise) result.then(done, (error: unknown) => done({ ...deps.failed(error), close: true }))
-    else done(result)
+    // Note: closures only when the answer has to wait; a cached answer is written in this call.
+    if (result instanceof Promise)
+      result.then(
+        (a) => complete(c, slot, a),
+        (error: unknown) => complete(c, slot, { ...deps.failed(error), close: true }),
+      )
+    else complete(c, slot, result)
+  }
+
+  function complete(c: Connection, slot: Slot, a: FastAnswer): void {
+    const close = slot.close || a.close === true || deps.closing()
+    slot.close = close
+    slot.bytes = responseBytes(a, !close, Date.now())
+    if (c.slots[0] === slot) flush(c)
   }
 
   function read(c: Connection): void {
