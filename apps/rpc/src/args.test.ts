@@ -15,6 +15,7 @@ describe('parseRpcArgs', () => {
       cacheEntries: 10_000,
       nullFilter: true,
       fastPath: true,
+      requestsPerTurn: 8,
       limits: defaultLimits,
       rateLimits: true,
       redisTimeoutMs: 200,
@@ -34,7 +35,7 @@ describe('parseRpcArgs', () => {
   test('args: every flag', () => {
     const args = parseRpcArgs(
       [
-        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--db-max-batch', '64', '--cache-entries', '0', '--null-filter', 'off', '--fast-path', 'off'],
+        ['--config', 'n.json', '--port', '0', '--host', '0.0.0.0', '--workers', '2', '--db-pool', '4', '--db-max-batch', '64', '--cache-entries', '0', '--null-filter', 'off', '--fast-path', 'off', '--requests-per-turn', '0'],
         ['--max-body-bytes', '100', '--max-batch-size', '10', '--max-ws-message-bytes', '200', '--ws-idle-timeout-ms', '1000'],
         ['--ws-ping-interval-ms', '500', '--max-ws-connections-per-key', '3', '--rate-limits', 'off', '--redis-timeout-ms', '50'],
         ['--db-deadline-ms', '100', '--partner-timeout-ms', '300', '--partner-failures', '2', '--partner-cooldown-ms', '400'],
@@ -53,6 +54,7 @@ describe('parseRpcArgs', () => {
       cacheEntries: 0,
       nullFilter: false,
       fastPath: false,
+      requestsPerTurn: 0,
       limits: {
         maxBodyBytes: 100,
         maxBatchSize: 10,

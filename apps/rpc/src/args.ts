@@ -8,6 +8,7 @@ import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultKeyLookupTimeoutMs } from './access/auth.js'
 import { defaultMaxLookupsPerStatement } from './methods/store.js'
 import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
+import { defaultRequestsPerTurn } from './transport/fastHttp/fastPath.js'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -22,6 +23,8 @@ export type RpcArgs = {
   nullFilter: boolean
   /** JSON-RPC POSTs read strictly beneath node:http (transport/fastHttp); false: node:http reads every request. */
   fastPath: boolean
+  /** Fast-path requests answered per event-loop turn; 0 = no bound. */
+  requestsPerTurn: number
   limits: RpcLimits
   /** Per-key rate limits in Redis (REDIS_URL); false: none. */
   rateLimits: boolean
@@ -73,6 +76,10 @@ Flags:
   --fast-path <on|off>             answer plain JSON-RPC POSTs (one Content-Length, no chunking,
                                    upgrade or Expect, a strict HTTP/1.1 head) beneath node:http;
                                    every other request is node:http's as before; default on
+  --requests-per-turn <n>          fast-path requests answered per event-loop turn, the rest in
+                                   arrival order in the next turns: node 20 accepts one new
+                                   connection per turn, so short turns let a burst of thousands of
+                                   connections in; 0 = no bound; default ${defaultRequestsPerTurn}
   --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
                                    unknown hash is answered null without a database read; default on
@@ -145,6 +152,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'cache-entries',
     'null-filter',
     'fast-path',
+    'requests-per-turn',
     'max-body-bytes',
     'max-batch-size',
     'max-ws-message-bytes',
@@ -195,6 +203,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
     nullFilter: nullFilter === 'on',
     fastPath: fastPath === 'on',
+    requestsPerTurn: integer('requests-per-turn', values['requests-per-turn'], 0, defaultRequestsPerTurn),
     limits: {
       maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 1, defaultLimits.maxBodyBytes),
       maxBatchSize: integer('max-batch-size', values['max-batch-size'], 1, defaultLimits.maxBatchSize),

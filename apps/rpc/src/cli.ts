@@ -171,6 +171,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         limits: args.limits,
         cacheEntries: args.cacheEntries,
         fastPath: args.fastPath,
+        requestsPerTurn: args.requestsPerTurn,
         rateLimits: args.rateLimits
           ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,

@@ -11,7 +11,7 @@ import { createAnswerWithFailover } from './failover/answerWithFailover.js'
 import { createHeadTracker, type HeadTracker } from './methods/heads.js'
 import { createHttpHandler } from './transport/http.js'
 import { createAdmission } from './transport/admission.js'
-import { attachFastPath, type FastPath } from './transport/fastHttp/fastPath.js'
+import { attachFastPath, defaultRequestsPerTurn, type FastPath } from './transport/fastHttp/fastPath.js'
 import { createFastRpc } from './transport/fastHttp/fastRpc.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext } from './methods/context.js'
@@ -77,6 +77,8 @@ export type RpcServerOptions = {
   listenBacklog?: number | undefined
   /** JSON-RPC POSTs read strictly are answered beneath node:http (transport/fastHttp); false: node:http reads every request. Default true. */
   fastPath?: boolean | undefined
+  /** Fast-path requests answered per event-loop turn, the rest in the next turns; 0 = no bound. Default 8. */
+  requestsPerTurn?: number | undefined
 }
 
 /** A request head longer than this goes to node:http (its own limit is 16 KiB). */
@@ -217,6 +219,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
           maxBodyBytes: limits.maxBodyBytes,
           requestTimeoutMs: limits.requestTimeoutMs,
           keepAliveTimeoutMs: server.keepAliveTimeout,
+          requestsPerTurn: options.requestsPerTurn ?? defaultRequestsPerTurn,
         })
   // Answers of the Express app not yet sent; while closing each one ends its keep-alive connection
   // (Connection: close). The JSON-RPC answers check `closing` as they are written instead (http.ts).

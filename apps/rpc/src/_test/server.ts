@@ -40,6 +40,8 @@ export type StartTestServerOptions = {
   cacheEntries?: number
   confirmations?: number
   limits?: Partial<RpcLimits>
+  /** The fast path's requests per event-loop turn (default the server's). */
+  requestsPerTurn?: number
   networks?: { name: string; confirmations: number; chainId?: number }[]
 }
 
@@ -51,6 +53,7 @@ export async function startTestServer(db: Db, options: StartTestServerOptions = 
     {
       networks: options.networks ?? [{ name: 'mainnet', chainId: 1, confirmations: options.confirmations ?? 0 }],
       cacheEntries: options.cacheEntries,
+      requestsPerTurn: options.requestsPerTurn,
       limits: options.limits,
       // Note: these tests are about answers, not the index-unavailable deadline (failover tests
       // set their own); a loaded CI machine may take longer than 250 ms for a cold batch.

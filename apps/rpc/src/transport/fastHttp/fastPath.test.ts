@@ -142,6 +142,22 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'the HTTP fas
     }
   })
 
+  test('behavior: past the requests-per-turn bound, requests wait for the next turns in arrival order: 20 connections × 10 pipelined calls, each answered in order', async () => {
+    const narrow = await startTestServer(env.db, { requestsPerTurn: 2 })
+    try {
+      const before = narrow.rpc.fastPath!.answered
+      const runs = await Promise.all(
+        Array.from({ length: 20 }, (_, c) =>
+          exchange(narrow.port, [Array.from({ length: 10 }, (_, i) => post(call(c * 100 + i))).join('')], 10),
+        ),
+      )
+      for (const [c, run] of runs.entries()) expect(run.responses.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => answerOf(c * 100 + i)))
+      expect(narrow.rpc.fastPath!.answered - before).toBe(200)
+    } finally {
+      await narrow.rpc.close()
+    }
+  })
+
   test('behavior: Connection: close ends the connection after the answer; a request too slow gets 408, as from node:http', async () => {
     const closing = await exchange(server.port, [post(call(20), ['Connection: close'])], 1)
     expect(closing.responses[0]?.body).toBe(answerOf(20))
