@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { createApiKey, createDb } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { type CliProcess, freePort, repositoryRoot, requireTool, runCli, spawnCli } from '@uncle-rpc/testing'
+import { type CliProcess, freePort, renderLoopbackConfig, repositoryRoot, requireTool, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 
@@ -20,17 +20,6 @@ const call = (id: number) =>
   `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["0x${'ab'.repeat(32)}","0x0"]}`
 
 type Rpc = { process: CliProcess; port: number; adminPort: number }
-
-/** haproxy.cfg for loopback: the listening ports given, static servers instead of server-template over Docker DNS. */
-function renderLoopbackConfig(config: string, ports: { rpc: number; stats: number }, servers: readonly { port: number; checkPort: number }[]): string {
-  const lines = servers.map((s, i) => `  server rpc${i + 1} 127.0.0.1:${s.port} port ${s.checkPort}`).join('\n')
-  return config
-    .replace(/^resolvers docker\n(?: {2}.*\n)+/m, '')
-    .replace(/ init-addr none resolvers docker resolve-prefer ipv4$/gm, '')
-    .replace(/^ {2}server-template rpc \d+ rpc:\d+$/gm, lines)
-    .replace(/^ {2}bind :8545$/m, `  bind 127.0.0.1:${ports.rpc}`)
-    .replace(/^ {2}bind :8404$/m, `  bind 127.0.0.1:${ports.stats}`)
-}
 
 const haproxy = requireTool('haproxy', 'haproxy')
 

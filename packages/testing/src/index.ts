@@ -15,5 +15,7 @@ export { freePort, startPostgresServer, startStreamingReplica } from './postgres
 export type { TcpProxy, TcpProxyOptions } from './tcpProxy.js'
 export { createTcpProxy } from './tcpProxy.js'
 export { findTool, requireTool } from './tools.js'
+export type { LoopbackServer } from './haproxy.js'
+export { renderLoopbackConfig } from './haproxy.js'
 export type { RedisServer } from './redisServer.js'
 export { startRedisServer } from './redisServer.js'
