@@ -24,10 +24,14 @@ export type OpenLoopOptions = {
   body: (n: number) => string
   /** A request still unanswered after this long fails (ms). Default 10,000. */
   timeoutMs?: number
+  /** Why the nth request's 200 answer is wrong (a failure reason), or undefined when it is right. Default: any `error` member. */
+  check?: (n: number, text: string) => string | undefined
+  /** The nth request's kind, put before each of its failure reasons (`known http 503`). */
+  kind?: (n: number) => string
 }
 
 /** Sends `rate` requests a second for `seconds`; resolves when every one was answered or failed. */
-export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000 }: OpenLoopOptions): Promise<OpenLoopResult> {
+export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000, check = rpcError, kind }: OpenLoopOptions): Promise<OpenLoopResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
   const result: OpenLoopResult = { sent: 0, answered: 0, failed: 0, reasons: new Map(), latencies: [] }
   const total = Math.round(rate * seconds)
@@ -43,7 +47,7 @@ export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000 }:
       const done = (failure: string | undefined) => {
         result.latencies.push(performance.now() - due)
         if (failure === undefined) result.answered++
-        else fail(failure)
+        else fail(kind === undefined ? failure : `${kind(n)} ${failure}`)
         resolve()
       }
       const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' }, timeout: timeoutMs }, (res) => {
@@ -51,9 +55,7 @@ export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000 }:
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => {
           if (res.statusCode !== 200) return done(`http ${res.statusCode}`)
-          const text = Buffer.concat(chunks).toString()
-          const error = /"error":\{"code":(-?\d+)/.exec(text)
-          done(error === null ? undefined : `rpc ${error[1]}`)
+          done(check(n, Buffer.concat(chunks).toString()))
         })
         res.on('error', () => done('response error'))
       })
@@ -80,6 +82,12 @@ export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000 }:
   agent.destroy()
   result.latencies.sort((a, b) => a - b)
   return result
+}
+
+/** `rpc <code>` when a JSON-RPC answer carries an error, else undefined. */
+export function rpcError(_n: number, text: string): string | undefined {
+  const error = /"error":\{"code":(-?\d+)/.exec(text)
+  return error === null ? undefined : `rpc ${error[1]}`
 }
 
 /** The `q` quantile (0..1) of sorted values; NaN when there are none. */
