@@ -1,4 +1,4 @@
-// npm run soak -- [--minutes 4] [--rate 150] [--ws-share 0.4] [--seed <n>] [--faults a,b,…] [--keep-logs]
+// npm run soak -- [--minutes 4] [--rate 150] [--ws-share 0.4] [--seed <n>] [--faults a,b,…] [--haproxy auto|off] [--keep-logs]
 //
 // The whole fleet on this machine for --minutes under open-loop load, with one fault a minute;
 // docs/soak.md says what runs, what counts as failed and how to read the output. Prints one JSON
@@ -44,6 +44,7 @@ const { values: flags } = parseArgs({
     'reorg-rate': { type: 'string', default: '0.1' },
     'freeze-ms': { type: 'string', default: '10000' },
     faults: { type: 'string', default: faultNames.join(',') },
+    haproxy: { type: 'string', default: 'auto' },
     'keep-logs': { type: 'boolean', default: false },
   },
 })
@@ -56,6 +57,7 @@ const freezeMs = Number(flags['freeze-ms'])
 const rota = flags.faults.split(',').filter(Boolean) as FaultName[]
 for (const f of rota) if (!faultNames.includes(f)) throw new Error(`unknown fault ${f}: one of ${faultNames.join(', ')}`)
 if (!(minutes >= 1) || !(rate > 0)) throw new Error('--minutes and --rate must be positive')
+if (flags.haproxy !== 'auto' && flags.haproxy !== 'off') throw new Error('--haproxy is auto (when installed) or off')
 
 const network = 'soak'
 const faultAtMs = 20_000
@@ -131,7 +133,7 @@ async function startFleet(): Promise<Fleet> {
   const { db, close } = createDb({ url: databaseUrl, max: 1 })
   const { key } = await createApiKey(db, { plan: 'custom', rpsLimit: 1_000_000, dailyLimit: 1_000_000_000, batchLimit: 1000, label: 'soak' }).finally(close)
 
-  const haproxyInstalled = findTool('haproxy') !== undefined
+  const haproxyInstalled = flags.haproxy === 'auto' && findTool('haproxy') !== undefined
   const rpcCount = haproxyInstalled ? 2 : 1
   const rpcs = await Promise.all(
     Array.from({ length: rpcCount }, async (_, i) => {
@@ -143,14 +145,14 @@ async function startFleet(): Promise<Fleet> {
       return { role, ports }
     }),
   )
-  const proxy = await startProxy(dir, rpcs.map((r) => r.ports))
+  const proxy = haproxyInstalled ? await startProxy(dir, rpcs.map((r) => r.ports)) : undefined
   if (proxy !== undefined) {
     cleanups.push(() => proxy.stop())
     const up = await until(async () => Object.values(await proxy.statuses()).filter((s) => s === 'UP').length === rpcs.length, 60_000)
     if (!up) throw new Error(`haproxy does not see the rpc processes UP: ${JSON.stringify(await proxy.statuses().catch(() => ({})))}`)
   }
   const base = proxy?.url ?? `127.0.0.1:${rpcs[0]!.ports.port}`
-  say(`${rpcs.length} rpc process(es)${proxy ? ' behind haproxy' : ' with --workers 2 (haproxy not installed)'} at ${base}; 2 indexers; node ${nodeUrl}`)
+  say(`${rpcs.length} rpc process(es)${proxy ? ' behind haproxy' : ' with --workers 2 (no haproxy)'} at ${base}; 2 indexers; node ${nodeUrl}`)
   return { postgres, redis, pool, node, nodeUrl, chainStopped: () => stopped, indexers, rpcs, proxy, base, key }
 }
 
@@ -227,14 +229,15 @@ async function runFault(fleet: Fleet, minute: number, fault: FaultName): Promise
 
 function sampleRss(fleet: Fleet): RssSample {
   const sample: RssSample = {}
-  const add = (name: string, pid: number | undefined) => {
-    const mb = rssMb(pid)
+  const add = (name: string, pid: number | undefined, children = true) => {
+    const mb = rssMb(pid, { children })
     if (pid !== undefined && mb !== undefined) sample[name] = { pid, mb }
   }
   for (const role of [fleet.node, ...fleet.indexers, ...fleet.rpcs.map((r) => r.role)]) add(role.name, role.child().process.pid)
   add('haproxy', fleet.proxy?.pid())
   for (const [name, pid] of Object.entries(fleet.redis.pids())) add(name, pid)
-  add('soak', process.pid)
+  // Note: the soak's own RSS, without its children (they are the fleet).
+  add('soak', process.pid, false)
   return sample
 }
 

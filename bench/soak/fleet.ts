@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createWriteStream, openSync, readFileSync, type WriteStream, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { findTool, freePort, renderLoopbackConfig, repositoryRoot } from '@uncle-rpc/testing'
+import { childrenOf, findTool, freePort, renderLoopbackConfig, repositoryRoot } from '@uncle-rpc/testing'
 import { type Child, startChild } from '../../apps/cli/src/supervisor.js'
 
 // The soak's processes: `uncle-rpc` children (sample node, indexers, rpc processes) whose logs go
@@ -117,13 +117,18 @@ export async function until(probe: () => Promise<boolean>, timeoutMs: number): P
   return false
 }
 
-/** RSS (MB) of `pid` from /proc; undefined when it is gone. */
-export function rssMb(pid: number | undefined): number | undefined {
+/** RSS (MB) of `pid` and, with `children`, of its children from /proc (an rpc with --workers: the primary and its workers); undefined when it is gone. */
+export function rssMb(pid: number | undefined, { children = true } = {}): number | undefined {
   if (pid === undefined) return undefined
-  try {
-    const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return line ? Number(line[1]) / 1024 : undefined
-  } catch {
-    return undefined
+  const own = (p: number) => {
+    try {
+      const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))
+      return line ? Number(line[1]) / 1024 : undefined
+    } catch {
+      return undefined
+    }
   }
+  const mb = own(pid)
+  if (mb === undefined || !children) return mb
+  return childrenOf(pid).reduce((sum, child) => sum + (own(child) ?? 0), mb)
 }

@@ -11,7 +11,7 @@ export {
 export type { CliProcess } from './processes.js'
 export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'
 export type { PostgresServer } from './postgresServer.js'
-export { freePort, startPostgresServer, startStreamingReplica } from './postgresServer.js'
+export { childrenOf, freePort, startPostgresServer, startStreamingReplica } from './postgresServer.js'
 export type { TcpProxy, TcpProxyOptions } from './tcpProxy.js'
 export { createTcpProxy } from './tcpProxy.js'
 export { findTool, requireTool } from './tools.js'

@@ -28,7 +28,7 @@ export type PostgresServer = {
 }
 
 /** Process ids of the children of `pid` (from /proc: the postmaster's backends and workers). */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const children: number[] = []
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
