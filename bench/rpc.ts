@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createApiKey, createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import pg from 'pg'
@@ -13,6 +13,9 @@ import { benchRoot, bucketQuantile, formatRow, httpRow, type LoadOptions, requir
 
 // npm run bench:rpc -- [--duration 5] [--warmup 2] [--rounds 1] [--connections 64] [--threads 2] [--workers 2]
 //   [--skip-anvil] [--metrics-only] [--restricted-only] [--server-core 1] [--load-core 0] [--ws-connections 8] [--ws-depth 8]
+//   [--cpu-prof-dir DIR] (each of our server processes writes a V8 CPU profile there when it stops)
+//   [--baseline DIR] (another checkout with its own node_modules, e.g. a worktree of an older commit:
+//   the four acceptance rows of both, alternating --rounds times, and the ratios this / baseline)
 // Every server runs in its own process pinned to one core (`taskset -c 1`); the load comes from
 // wrk (`taskset -c 0 wrk -t2 -c64`, bench/wrk/bodies.lua) or, for WebSocket, from
 // bench/wsLoad.ts pinned to the same load core. Postgres and Redis are not pinned. Figures and
@@ -36,6 +39,8 @@ const { values: flags } = parseArgs({
     'skip-anvil': { type: 'boolean', default: false },
     'metrics-only': { type: 'boolean', default: false },
     'restricted-only': { type: 'boolean', default: false },
+    'cpu-prof-dir': { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 const load: LoadOptions = {
@@ -168,11 +173,11 @@ async function main(): Promise<void> {
       children.push(started.child)
       return started
     }
-    const ours = (args: string[] = [], core: string | undefined = serverCore) => {
+    const ours = (args: string[] = [], core: string | undefined = serverCore, root = benchRoot) => {
       const started = startProcess(
         core,
         process.execPath,
-        ['apps/cli/bin/uncle-rpc.js', 'rpc', '--config', config, '--port', '0', ...args],
+        [...(flags['cpu-prof-dir'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof-dir']]), join(root, 'apps/cli/bin/uncle-rpc.js'), 'rpc', '--config', config, '--port', '0', ...args],
         /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//,
         { DATABASE_URL: url.toString() },
       )
@@ -249,6 +254,46 @@ async function main(): Promise<void> {
         await wsRow(`anvil: WebSocket, null answer (${wsConnections} sockets × ${wsDepth} in flight)`, `ws://127.0.0.1:${port}/`, nullFile, load, wsDepth, wsConnections, anvil.pid),
       )
       await stop(anvil)
+    }
+
+    if (flags.baseline !== undefined) {
+      // The acceptance rows of this checkout and of the baseline, alternating, so both see the same machine.
+      const root = resolve(flags.baseline)
+      const versions = [
+        { label: 'this', root: benchRoot },
+        { label: 'baseline', root },
+      ]
+      const measured: Record<string, Row[]> = {}
+      const keep = (label: string, row: Row) => {
+        measured[`${label}: ${row.name}`] = [...(measured[`${label}: ${row.name}`] ?? []), record({ ...row, name: `${label}: ${row.name}` })]
+      }
+      const single = { ...load, rounds: 1 }
+      for (let round = 1; round <= Math.max(1, load.rounds); round++)
+        for (const version of round % 2 === 1 ? versions : [...versions].reverse()) {
+          const server = ours(['--metrics-port', '0'], serverCore, version.root)
+          const serverUrl = await oursUrl(server)
+          const pid = server.child.pid
+          keep(version.label, await httpRow('one known uncle, cache on', serverUrl, oneFile, single, { serverPid: pid }))
+          keep(version.label, await httpRow('null answers, 5,000 random unknown hashes', serverUrl, unknownFile, single, { serverPid: pid }))
+          keep(version.label, await wsRow(`WebSocket, random known uncles (${wsConnections} × ${wsDepth})`, `ws://127.0.0.1:${await server.port}/ws/v3/${key}`, randomFile, single, wsDepth, wsConnections, pid))
+          await stop(server.child)
+          const cold = ours(['--metrics-port', '0', '--cache-entries', '0'], serverCore, version.root)
+          keep(version.label, await httpRow('random known uncles, cache off', await oursUrl(cold), randomFile, single, { serverPid: cold.child.pid }))
+          await stop(cold.child)
+        }
+      const mid = (runs: Row[], of: (r: Row) => number) => runs.map(of).sort((a, b) => a - b)[Math.floor((runs.length - 1) / 2)]!
+      const lines = Object.keys(measured)
+        .filter((name) => name.startsWith('this: '))
+        .map((name) => {
+          const now = measured[name]!
+          const before = measured[name.replace(/^this: /, 'baseline: ')]!
+          const cpu = (r: Row) => r.cpuUsPerRequest ?? Number.NaN
+          const vsAnvil = anvilRow === undefined || name.includes('WebSocket') ? '' : `; this / anvil null ${(mid(now, (r) => r.rate) / anvilRow.rate).toFixed(2)}×`
+          const wsVsAnvil = anvilWsRow !== undefined && name.includes('WebSocket') ? `; this / anvil WebSocket null ${(mid(now, (r) => r.rate) / anvilWsRow.rate).toFixed(2)}×` : ''
+          return `${name.slice(6)}: this / baseline ${(mid(now, (r) => r.rate) / mid(before, (r) => r.rate)).toFixed(2)}× by rate, ${(mid(before, cpu) / mid(now, cpu)).toFixed(2)}× by server CPU per request${vsAnvil}${wsVsAnvil}`
+        })
+      process.stdout.write(['', '| run | rate | p50 ms | p99 ms | server µs CPU/req | |', '| --- | ---: | ---: | ---: | ---: | --- |', ...rows.map(formatRow), '', ...lines, ''].join('\n'))
+      return
     }
 
     const bare = reference('ceiling', answerFile)
