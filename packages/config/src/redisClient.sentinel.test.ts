@@ -11,8 +11,39 @@ describe.skipIf(tools === undefined)('createRedisClient under Sentinel', () => {
   let group: SentinelGroup | undefined
   afterAll(() => group?.close())
 
+  /** Connections subscribed to +switch-master on the sentinels (the clients' failover detectors). */
+  async function detectorConnections(): Promise<number> {
+    let n = 0
+    for (const port of group!.sentinelPorts) {
+      const sentinel = createRedisClient(`redis://127.0.0.1:${port}`)
+      try {
+        n += String(await sentinel.call('CLIENT', 'LIST')).split('\n').filter((line) => / sub=[1-9]/.test(line)).length
+      } finally {
+        sentinel.disconnect()
+      }
+    }
+    return n
+  }
+  const until = async (condition: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + 10_000
+    // Note: a condition polled (nothing announces a subscription).
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+
+  test('behavior: quit() ends the failover detector connections to the sentinels too (else a process does not exit)', async () => {
+    group ??= await startSentinelGroup(tools!)
+    const client = createRedisClient(group.url)
+    await client.ping()
+    await until(async () => (await detectorConnections()) === 3, 'the detector to subscribe on the 3 sentinels')
+    await client.quit()
+    await until(async () => (await detectorConnections()) === 0, 'the detector connections to end')
+  }, 30_000)
+
   test('behavior: a client of a redis+sentinel URL follows the promotion without being made again; what was written before is there', async () => {
-    group = await startSentinelGroup(tools!)
+    group ??= await startSentinelGroup(tools!)
     const client = createRedisClient(group.url, { maxRetriesPerRequest: null })
     client.on('error', () => undefined)
     try {

@@ -5,7 +5,7 @@ import { createRedisClient, redisOptions, warnUnlessNoEviction } from './redisCl
 
 describe('redisOptions', () => {
   test('args: sentinel targets become ioredis sentinel options; the caller tunes on top', () => {
-    const { reconnectOnError, ...options } = redisOptions('rediss+sentinel://:pw@a:1,b:2/main/4?sentinelPassword=sp', { maxRetriesPerRequest: null })
+    const { reconnectOnError, Connector, ...options } = redisOptions('rediss+sentinel://:pw@a:1,b:2/main/4?sentinelPassword=sp', { maxRetriesPerRequest: null })
     expect(options).toEqual({
       sentinels: [
         { host: 'a', port: 1 },
@@ -22,6 +22,7 @@ describe('redisOptions', () => {
       maxRetriesPerRequest: null,
     })
     expect(typeof reconnectOnError).toBe('function')
+    expect(Connector?.name).toBe('SentinelConnectorEndingDetector')
   })
 
   test('behavior: READONLY reconnects and resends under Sentinel, reconnects only with one server; UNBLOCKED reconnects', () => {

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis'
+import { Redis, type RedisOptions, SentinelConnector } from 'ioredis'
 import type { Logger } from './logger.js'
 import { parseRedisUrl, type RedisTarget } from './redisUrl.js'
 
@@ -44,6 +44,26 @@ function reconnectOnErrorFor(kind: RedisTarget['kind']) {
   }
 }
 
+/**
+ * ioredis's SentinelConnector, whose failover detector (its subscriptions to the sentinels) ends
+ * with the connection it watches. Note: ioredis 6.0 ends them on disconnect() only, not when a
+ * client quit()s (as BullMQ's do on close): the sockets left open kept an indexer from exiting
+ * once done (ioredis #1362, fixed upstream after 6.0.0 by #2198 the same way).
+ */
+class SentinelConnectorEndingDetector extends SentinelConnector {
+  // Note: ioredis makes a Connector from the client's options, typed `unknown` there.
+  constructor(options: unknown) {
+    super(options as ConstructorParameters<typeof SentinelConnector>[0])
+  }
+
+  override async connect(...args: Parameters<SentinelConnector['connect']>): ReturnType<SentinelConnector['connect']> {
+    const stream = await super.connect(...args)
+    // Note: the detector of this connection (a reconnect makes its own); private in ioredis's types.
+    stream.once('close', () => (this as unknown as { failoverDetector: { cleanup(): void } | null }).failoverDetector?.cleanup())
+    return stream
+  }
+}
+
 /** ioredis (and BullMQ) options for `target` (a parsed REDIS_URL, or the URL) with the caller's `tuning` on top. */
 export function redisOptions(target: RedisTarget | string, tuning: RedisTuning = {}): RedisConnectionOptions {
   const t = typeof target === 'string' ? parseRedisUrl(target) : target
@@ -62,6 +82,7 @@ export function redisOptions(target: RedisTarget | string, tuning: RedisTuning =
     // failover, so a client still connected to a primary that is cut off (not dead) does not wait
     // for TCP to notice; a dead primary's connections close by themselves.
     failoverDetector: true,
+    Connector: SentinelConnectorEndingDetector,
     reconnectOnError,
     ...tuning,
   }

@@ -16,6 +16,7 @@ export type SentinelGroup = {
   /** `redis+sentinel://127.0.0.1:<p1>,127.0.0.1:<p2>,127.0.0.1:<p3>/<masterName>`: REDIS_URL for processes under test. */
   url: string
   masterName: string
+  sentinelPorts: readonly number[]
   /** The current primary (and, until it is killed, the other server) as redis:// URLs. */
   primaryUrl(): string
   replicaUrl(): string | undefined
@@ -177,6 +178,7 @@ export async function startSentinelGroup(
     return {
       url: `redis+sentinel://${sentinelPorts.map((p) => `127.0.0.1:${p}`).join(',')}/${masterName}`,
       masterName,
+      sentinelPorts,
       primaryUrl: () => serverUrl(primaryIndex),
       replicaUrl: () => (processes[1 - primaryIndex]!.child.exitCode === null && processes[1 - primaryIndex]!.child.signalCode === null ? serverUrl(1 - primaryIndex) : undefined),
       async killPrimary({ timeoutMs: killTimeoutMs = 30_000 } = {}) {
