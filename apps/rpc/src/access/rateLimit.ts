@@ -150,6 +150,11 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
 
   // Note: ioredis emits 'error' on every failed (re)connect; an unhandled one would crash the process.
   redis.on('error', (error: Error) => down(error))
+  // Note: a new connection (Redis back, or a replica promoted by Sentinel) ends the back-off: the
+  // next request asks Redis, so limits are shared again at once rather than up to maxBackoffMs later.
+  redis.on('ready', () => {
+    retryAt = 0
+  })
 
   function fallback(key: KeyRecord, cost: number): RateVerdict {
     fallbackRequests++
