@@ -43,12 +43,18 @@ export async function checkServices(env: Env): Promise<string[]> {
     await redis.ping()
   } catch (error) {
     problems.push(
-      [
-        `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}). Start it with one of:`,
-        '  docker compose up -d postgres redis',
-        '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379      # local service',
-        'or point REDIS_URL at your server.',
-      ].join('\n'),
+      target.kind === 'sentinel'
+        ? [
+            `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}).`,
+            `Check that the sentinels run and monitor "${target.masterName}" (redis-cli -p <port> sentinel get-master-addr-by-name ${target.masterName}),`,
+            'or point REDIS_URL at your server.',
+          ].join('\n')
+        : [
+            `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}). Start it with one of:`,
+            '  docker compose up -d postgres redis',
+            '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379      # local service',
+            'or point REDIS_URL at your server.',
+          ].join('\n'),
     )
   } finally {
     redis.disconnect()
