@@ -46,7 +46,8 @@ function report(name: string, r: RedisFailoverResult) {
     log(`  limits             per process for ${r.limiter.downMs} ms (${r.limiter.requestsInFallback} requests decided locally), then shared again`)
     log(`  promoted replica   ${r.limitKeysOnPromoted} limit keys; the key's day count ${r.dailyCount.beforeKill} before the kill (on the replica), ${r.dailyCount.promotedAtEnd} at the end`)
   }
-  process.stdout.write(`${JSON.stringify({ run: name, ...r, chainProblems: r.chainProblems.slice(0, 10) })}\n`)
+  log(`  status             exit ${r.status.code}`)
+  process.stdout.write(`${JSON.stringify({ run: name, ...r, status: { code: r.status.code }, chainProblems: r.chainProblems.slice(0, 10) })}\n`)
 }
 
 const baseline = flags['no-baseline'] ? undefined : await runRedisFailover(tools, { ...common, killAt: undefined })

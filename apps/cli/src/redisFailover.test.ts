@@ -22,7 +22,7 @@ describe.skipIf(tools === undefined)('Redis primary SIGKILLed under Sentinel', (
       timeoutMs: 40_000,
       log: (line) => process.stdout.write(`redis failover: ${line}\n`),
     })
-    process.stdout.write(`redis failover: ${JSON.stringify(result)}\n`)
+    process.stdout.write(`redis failover: ${JSON.stringify({ ...result, status: { code: result.status.code } })}\n`)
     // The rpc: no request failed; the limiter failed open while Redis was away, then shared again.
     expect(result.load.failed, JSON.stringify(result.load.reasons)).toBe(0)
     expect(result.load.answered).toBe(result.load.sent)
@@ -34,6 +34,10 @@ describe.skipIf(tools === undefined)('Redis primary SIGKILLed under Sentinel', (
     expect(result.storedBlocks).toBe(result.blocks)
     expect(result.chainProblems).toEqual([])
     expect(result.written).toBe(result.blocks)
+    // `uncle-rpc status` reads the queues through the sentinels too: nothing failed or left.
+    expect(result.status.code, result.status.stdout).toBe(0)
+    expect(result.status.stdout).toContain('gaps: none')
+    expect(result.status.stdout).toContain('0 waiting, 0 active, 0 retrying, 0 failed')
     // The promoted replica holds the key's day count (and the rest of the limit keys), and counts on.
     expect(result.limitKeysOnPromoted).toBeGreaterThan(0)
     expect(result.dailyCount.beforeKill).toBeGreaterThan(0)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createRedisClient } from '@uncle-rpc/config'
 import { countBlocks, createApiKey, createDb } from '@uncle-rpc/db'
 import { createTestDatabase } from '@uncle-rpc/db/testing'
-import { type CliProcess, type SentinelGroup, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
+import { type CliProcess, runCli, type SentinelGroup, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
 import { compareWithNode, nodeBlocks } from '../../../indexer/src/_test/compareWithNode.js'
 import { redisPrefix } from '../../../rpc/src/cli.js'
 
@@ -54,6 +54,8 @@ export type RedisFailoverResult = {
   limitKeysOnPromoted: number | undefined
   /** stderr lines of the indexer and the rpc that are not JSON (raw stacks from a client library). */
   rawLogLines: string[]
+  /** `uncle-rpc status` after the run (on the promoted primary, through the sentinels). */
+  status: { code: number | string; stdout: string }
   /** The end of the indexer's log, when it did not exit 0 (for the failure message). */
   indexerLogTail: string | undefined
 }
@@ -234,6 +236,7 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
         promoted.disconnect()
       }
     }
+    const status = await runCli(['status', '--config', config], { env })
     const stopped = jsonLines(indexer.stderr()).find((l): l is Record<string, unknown> => typeof l === 'object' && l.msg === 'indexer stopped')
     const rpcLines = jsonLines(rpc.stderr())
     return {
@@ -256,6 +259,7 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
       dailyCount: { beforeKill: dailyBeforeKill, promotedAtEnd: dailyAtEnd },
       limitKeysOnPromoted: limitKeys,
       rawLogLines: [...jsonLines(indexer.stderr()), ...rpcLines].filter((l): l is string => typeof l === 'string'),
+      status: { code: status.code, stdout: status.stdout },
       indexerLogTail: indexerExit === 0 ? undefined : indexer.stderr().slice(-4000),
     }
   } finally {
