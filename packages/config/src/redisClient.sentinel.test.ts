@@ -8,13 +8,19 @@ import { createRedisClient } from './redisClient.js'
 const tools = sentinelTools()
 
 describe.skipIf(tools === undefined)('createRedisClient under Sentinel', () => {
-  let group: SentinelGroup | undefined
-  afterAll(() => group?.close())
+  // Note: a group per test (ready in ~0.1 s), so no test depends on what another did to its primary.
+  const groups: SentinelGroup[] = []
+  afterAll(() => Promise.all(groups.map((g) => g.close())))
+  const startGroup = async () => {
+    const group = await startSentinelGroup(tools!)
+    groups.push(group)
+    return group
+  }
 
   /** Connections subscribed to +switch-master on the sentinels (the clients' failover detectors). */
-  async function detectorConnections(): Promise<number> {
+  async function detectorConnections(group: SentinelGroup): Promise<number> {
     let n = 0
-    for (const port of group!.sentinelPorts) {
+    for (const port of group.sentinelPorts) {
       const sentinel = createRedisClient(`redis://127.0.0.1:${port}`)
       try {
         n += String(await sentinel.call('CLIENT', 'LIST')).split('\n').filter((line) => / sub=[1-9]/.test(line)).length
@@ -34,16 +40,68 @@ describe.skipIf(tools === undefined)('createRedisClient under Sentinel', () => {
   }
 
   test('behavior: quit() ends the failover detector connections to the sentinels too (else a process does not exit)', async () => {
-    group ??= await startSentinelGroup(tools!)
+    const group = await startGroup()
     const client = createRedisClient(group.url)
     await client.ping()
-    await until(async () => (await detectorConnections()) === 3, 'the detector to subscribe on the 3 sentinels')
+    await until(async () => (await detectorConnections(group)) === 3, 'the detector to subscribe on the 3 sentinels')
     await client.quit()
-    await until(async () => (await detectorConnections()) === 0, 'the detector connections to end')
+    await until(async () => (await detectorConnections(group)) === 0, 'the detector connections to end')
   }, 30_000)
 
+  test('behavior: a failover the sentinels are asked for (the old primary demoted, not dead): writes and a blocked reader go on, on the new primary', async () => {
+    const group = await startGroup()
+    const writer = createRedisClient(group.url, { maxRetriesPerRequest: null })
+    const reader = createRedisClient(group.url, { maxRetriesPerRequest: null })
+    for (const c of [writer, reader]) c.on('error', () => undefined)
+    const failures: string[] = []
+    let writing = true
+    let acknowledged = 0
+    const writes = (async () => {
+      while (writing) {
+        try {
+          await writer.incr('demoted:writes')
+          acknowledged++
+        } catch (error) {
+          failures.push((error as Error).message)
+        }
+      }
+    })()
+    try {
+      // Blocked on the old primary through the failover (as a BullMQ worker waits for jobs).
+      const popped = reader.blpop('demoted:list', 0)
+      const started = performance.now()
+      const { promotedUrl, failoverMs } = await group.failOver()
+      const promoted = createRedisClient(promotedUrl)
+      try {
+        await promoted.rpush('demoted:list', 'after')
+        expect(await popped).toEqual(['demoted:list', 'after'])
+        writing = false
+        await writes
+        expect(failures).toEqual([])
+        expect(acknowledged).toBeGreaterThan(0)
+        // Figures, not assertions: how long the writer took to be on the new primary, and how many
+        // acknowledged increments the promoted primary lacks (written to the old one after the promotion).
+        const final = Number(await promoted.get('demoted:writes'))
+        process.stdout.write(
+          `sentinel failover asked for: promoted after ${failoverMs} ms, writer and reader on it after ${Math.round(performance.now() - started)} ms; ${acknowledged} increments acknowledged, ${final} on the promoted primary\n`,
+        )
+        // The writer is on the promoted primary now.
+        const before = Number(await promoted.get('demoted:writes'))
+        await writer.incr('demoted:writes')
+        expect(Number(await promoted.get('demoted:writes'))).toBe(before + 1)
+      } finally {
+        promoted.disconnect()
+      }
+    } finally {
+      writing = false
+      await writes
+      writer.disconnect()
+      reader.disconnect()
+    }
+  }, 40_000)
+
   test('behavior: a client of a redis+sentinel URL follows the promotion without being made again; what was written before is there', async () => {
-    group ??= await startSentinelGroup(tools!)
+    const group = await startGroup()
     const client = createRedisClient(group.url, { maxRetriesPerRequest: null })
     client.on('error', () => undefined)
     try {

@@ -25,12 +25,12 @@ describe('redisOptions', () => {
     expect(Connector?.name).toBe('SentinelConnectorEndingDetector')
   })
 
-  test('behavior: READONLY reconnects and resends under Sentinel, reconnects only with one server; UNBLOCKED reconnects', () => {
+  test('behavior: READONLY and UNBLOCKED reconnect and resend under Sentinel, reconnect only with one server', () => {
     const sentinel = redisOptions('redis+sentinel://a/main').reconnectOnError!
     const server = redisOptions('redis://a:6379').reconnectOnError!
     const readonly = new Error("READONLY You can't write against a read only replica.")
     const unblocked = new Error('UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)')
-    expect([sentinel(readonly), server(readonly), sentinel(unblocked), server(unblocked), sentinel(new Error('ERR wrong number'))]).toEqual([2, 1, 1, 1, false])
+    expect([sentinel(readonly), server(readonly), sentinel(unblocked), server(unblocked), sentinel(new Error('ERR wrong number'))]).toEqual([2, 1, 2, 1, false])
   })
 })
 

@@ -34,12 +34,12 @@ export const oneShotTuning: RedisTuning = {
  *   sent again to the primary the sentinels name. With one server (no sentinels to ask) it is
  *   reconnected but the error stands, so a REDIS_URL that names a replica is seen, not retried forever.
  * - UNBLOCKED: Redis cut a blocking command (BullMQ's wait for jobs) as it turned into a replica
- *   (bullmq #648): reconnect; the worker's loop issues the wait again.
+ *   (bullmq #648); nothing was taken. Under Sentinel the wait is sent again to the new primary;
+ *   with one server the error stands (BullMQ's worker loop waits again after it).
  */
 function reconnectOnErrorFor(kind: RedisTarget['kind']) {
   return (error: Error): boolean | 1 | 2 => {
-    if (error.message.startsWith('READONLY')) return kind === 'sentinel' ? 2 : 1
-    if (error.message.startsWith('UNBLOCKED')) return 1
+    if (error.message.startsWith('READONLY') || error.message.startsWith('UNBLOCKED')) return kind === 'sentinel' ? 2 : 1
     return false
   }
 }

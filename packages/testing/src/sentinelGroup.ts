@@ -17,7 +17,7 @@ export type SentinelGroup = {
   url: string
   masterName: string
   sentinelPorts: readonly number[]
-  /** The current primary (and, until it is killed, the other server) as redis:// URLs. */
+  /** The current primary and the other server (undefined once killed) as redis:// URLs. */
   primaryUrl(): string
   replicaUrl(): string | undefined
   /**
@@ -25,6 +25,11 @@ export type SentinelGroup = {
    * promotion (+switch-master) and names it, and it answers as a primary.
    */
   killPrimary(options?: { timeoutMs?: number }): Promise<{ promotedUrl: string; failoverMs: number }>
+  /**
+   * A failover the sentinels are asked for (SENTINEL FAILOVER): the primary stays up and is
+   * turned into a replica of the promoted one. Resolves as killPrimary does.
+   */
+  failOver(options?: { timeoutMs?: number }): Promise<{ promotedUrl: string; failoverMs: number }>
   /** Stops every process (SIGKILL) and removes the temp dir. */
   close(): Promise<void>
 }
@@ -175,57 +180,62 @@ export async function startSentinelGroup(
 
     let primaryIndex = 0
     const serverUrl = (index: number) => `redis://127.0.0.1:${processes[index]!.port}`
+    /** Runs `trigger` and waits until every sentinel has announced and names the other server as primary, which says ROLE master. */
+    const promote = async (timeoutMs: number, trigger: () => Promise<void>) => {
+      const promotedIndex = 1 - primaryIndex
+      const promotedPort = String(processes[promotedIndex]!.port)
+      // Subscribed before the trigger, so no sentinel's announcement is missed.
+      const watchers = sentinels.map(({ port }) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 }))
+      subscribers.push(...watchers)
+      const announcements = watchers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            w.on('error', () => undefined)
+            w.on('message', (_channel: string, message: string) => {
+              // `<name> <old ip> <old port> <new ip> <new port>`
+              const [name, , , , port] = message.split(' ')
+              if (name === masterName && port === promotedPort) resolve()
+            })
+          }),
+      )
+      await Promise.all(watchers.map((w) => w.subscribe('+switch-master')))
+      const started = performance.now()
+      await trigger()
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([
+        Promise.all(announcements),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no failover within ${timeoutMs} ms; sentinel 0 said:\n${sentinels[0]!.log().slice(-2000)}`)), timeoutMs)
+        }),
+      ]).finally(() => clearTimeout(timer))
+      const failoverMs = Math.round(performance.now() - started)
+      for (const w of watchers) w.disconnect()
+      for (const { port } of sentinels) {
+        const named = (await withClient(port, (c) => c.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName))) as string[]
+        if (named[1] !== promotedPort) throw new Error(`sentinel on ${port} names ${named.join(':')}, not the promoted 127.0.0.1:${promotedPort}`)
+      }
+      const role = (await withClient(processes[promotedIndex]!.port, (c) => c.call('ROLE'))) as unknown[]
+      if (role[0] !== 'master') throw new Error(`the promoted server answers ROLE ${String(role[0])}`)
+      primaryIndex = promotedIndex
+      return { promotedUrl: serverUrl(promotedIndex), failoverMs }
+    }
     return {
       url: `redis+sentinel://${sentinelPorts.map((p) => `127.0.0.1:${p}`).join(',')}/${masterName}`,
       masterName,
       sentinelPorts,
       primaryUrl: () => serverUrl(primaryIndex),
       replicaUrl: () => (processes[1 - primaryIndex]!.child.exitCode === null && processes[1 - primaryIndex]!.child.signalCode === null ? serverUrl(1 - primaryIndex) : undefined),
-      async killPrimary({ timeoutMs: killTimeoutMs = 30_000 } = {}) {
-        const promotedIndex = 1 - primaryIndex
-        const promotedPort = String(processes[promotedIndex]!.port)
-        // Subscribed before the kill, so no sentinel's announcement is missed.
-        const watchers = sentinels.map(({ port }) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 }))
-        subscribers.push(...watchers)
-        const announcements = watchers.map(
-          (w) =>
-            new Promise<void>((resolve) => {
-              w.on('error', () => undefined)
-              w.on('message', (_channel: string, message: string) => {
-                // `<name> <old ip> <old port> <new ip> <new port>`
-                const [name, , , , port] = message.split(' ')
-                if (name === masterName && port === promotedPort) resolve()
-              })
-            }),
-        )
-        await Promise.all(watchers.map((w) => w.subscribe('+switch-master')))
-        const switched = Promise.all(announcements)
-        const started = performance.now()
-        const victim = processes[primaryIndex]!
-        const exited = new Promise<void>((resolve) => victim.child.once('exit', () => resolve()))
-        victim.child.kill('SIGKILL')
-        await exited
-        let timer: NodeJS.Timeout | undefined
-        await Promise.race([
-          switched,
-          new Promise((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error(`no failover within ${killTimeoutMs} ms; sentinel 0 said:\n${sentinels[0]!.log().slice(-2000)}`)),
-              killTimeoutMs,
-            )
-          }),
-        ]).finally(() => clearTimeout(timer))
-        const failoverMs = Math.round(performance.now() - started)
-        for (const w of watchers) w.disconnect()
-        for (const { port } of sentinels) {
-          const named = (await withClient(port, (c) => c.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName))) as string[]
-          if (named[1] !== promotedPort) throw new Error(`sentinel on ${port} names ${named.join(':')}, not the promoted 127.0.0.1:${promotedPort}`)
-        }
-        const role = (await withClient(processes[promotedIndex]!.port, (c) => c.call('ROLE'))) as unknown[]
-        if (role[0] !== 'master') throw new Error(`the promoted server answers ROLE ${String(role[0])}`)
-        primaryIndex = promotedIndex
-        return { promotedUrl: serverUrl(promotedIndex), failoverMs }
-      },
+      killPrimary: ({ timeoutMs = 30_000 } = {}) =>
+        promote(timeoutMs, async () => {
+          const victim = processes[primaryIndex]!
+          const exited = new Promise<void>((resolve) => victim.child.once('exit', () => resolve()))
+          victim.child.kill('SIGKILL')
+          await exited
+        }),
+      failOver: ({ timeoutMs = 30_000 } = {}) =>
+        promote(timeoutMs, async () => {
+          await withClient(sentinels[0]!.port, (c) => c.call('SENTINEL', 'FAILOVER', masterName))
+        }),
       close,
     }
   } catch (error) {
