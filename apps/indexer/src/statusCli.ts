@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { oneShotTuning, parseEnv, producerTuning, resolveNetworksConfig } from '@uncle-rpc/config'
-import { bullmqConnection } from './bullmqConnection.js'
 import { createDb } from '@uncle-rpc/db'
+import { bullmqConnection } from './bullmqConnection.js'
 import { queuePrefix } from './jobs.js'
 import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork, withRates } from './status.js'
 
