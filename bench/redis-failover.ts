@@ -47,6 +47,7 @@ function report(name: string, r: RedisFailoverResult) {
     log(`  promoted replica   ${r.limitKeysOnPromoted} limit keys; the key's day count ${r.dailyCount.beforeKill} before the kill (on the replica), ${r.dailyCount.promotedAtEnd} at the end`)
   }
   log(`  status             exit ${r.status.code}`)
+  log(`  rpc warnings       ${JSON.stringify(r.rpcWarnings)}`)
   process.stdout.write(`${JSON.stringify({ run: name, ...r, status: { code: r.status.code }, chainProblems: r.chainProblems.slice(0, 10) })}\n`)
 }
 

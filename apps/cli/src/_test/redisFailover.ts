@@ -52,6 +52,8 @@ export type RedisFailoverResult = {
   dailyCount: { beforeKill: number | undefined; promotedAtEnd: number | undefined }
   /** Rate-limit keys of the deployment on the promoted primary at the end. */
   limitKeysOnPromoted: number | undefined
+  /** The rpc's warnings and errors, counted by message. */
+  rpcWarnings: Record<string, number>
   /** stderr lines of the indexer and the rpc that are not JSON (raw stacks from a client library). */
   rawLogLines: string[]
   /** `uncle-rpc status` after the run (on the promoted primary, through the sentinels). */
@@ -258,6 +260,10 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
       },
       dailyCount: { beforeKill: dailyBeforeKill, promotedAtEnd: dailyAtEnd },
       limitKeysOnPromoted: limitKeys,
+      rpcWarnings: rpcLines.reduce<Record<string, number>>((counts, l) => {
+        if (typeof l === 'object' && Number(l.level) >= 40) counts[String(l.msg)] = (counts[String(l.msg)] ?? 0) + 1
+        return counts
+      }, {}),
       rawLogLines: [...jsonLines(indexer.stderr()), ...rpcLines].filter((l): l is string => typeof l === 'string'),
       status: { code: status.code, stdout: status.stdout },
       indexerLogTail: indexerExit === 0 ? undefined : indexer.stderr().slice(-4000),
