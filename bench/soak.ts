@@ -1,4 +1,4 @@
-// npm run soak -- [--minutes 4] [--rate 150] [--ws-share 0.4] [--seed <n>] [--faults a,b,…] [--haproxy auto|off] [--keep-logs]
+// npm run soak -- [--minutes 4] [--rate 150] [--ws-share 0.4] [--seed <n>] [--faults a,b,…] [--haproxy auto|off] [--redis auto|single] [--keep-logs]
 //
 // The whole fleet on this machine for --minutes under open-loop load, with one fault a minute;
 // docs/soak.md says what runs, what counts as failed and how to read the output. Prints one JSON
@@ -16,7 +16,7 @@ import { openLoop } from './openLoop.js'
 import { type Call, createCalls, type KnownUncle, seededRandom, unavailablePrefix } from './soak/calls.js'
 import { checkChain, indexedHash, nodeBlocks, nodeHead } from './soak/chainCheck.js'
 import { createRole, type Proxy, type Role, rpcPorts, rssMb, startProxy, until } from './soak/fleet.js'
-import { type RedisFleet, startSingleRedis } from './soak/redisFleet.js'
+import { type RedisFleet, startSentinelRedis, startSingleRedis } from './soak/redisFleet.js'
 import {
   type FaultRecord,
   type MinuteLine,
@@ -30,7 +30,8 @@ import {
 } from './soak/summary.js'
 import { startWsOpenLoop } from './soak/wsOpenLoop.js'
 
-const faultNames = ['kill-indexer', 'restart-rpc', 'freeze-redis', 'freeze-postgres', 'kill-redis-primary'] as const
+// Note: in this order a 4-minute run meets four kinds, the Redis primary's death among them.
+const faultNames = ['kill-indexer', 'kill-redis-primary', 'restart-rpc', 'freeze-postgres', 'freeze-redis'] as const
 type FaultName = (typeof faultNames)[number]
 
 const { values: flags } = parseArgs({
@@ -45,6 +46,7 @@ const { values: flags } = parseArgs({
     'freeze-ms': { type: 'string', default: '10000' },
     faults: { type: 'string', default: faultNames.join(',') },
     haproxy: { type: 'string', default: 'auto' },
+    redis: { type: 'string', default: 'auto' },
     'keep-logs': { type: 'boolean', default: false },
   },
 })
@@ -58,6 +60,7 @@ const rota = flags.faults.split(',').filter(Boolean) as FaultName[]
 for (const f of rota) if (!faultNames.includes(f)) throw new Error(`unknown fault ${f}: one of ${faultNames.join(', ')}`)
 if (!(minutes >= 1) || !(rate > 0)) throw new Error('--minutes and --rate must be positive')
 if (flags.haproxy !== 'auto' && flags.haproxy !== 'off') throw new Error('--haproxy is auto (when installed) or off')
+if (flags.redis !== 'auto' && flags.redis !== 'single') throw new Error('--redis is auto (Sentinel when redis-sentinel is installed) or single')
 
 const network = 'soak'
 const faultAtMs = 20_000
@@ -103,7 +106,9 @@ async function startFleet(): Promise<Fleet> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, query_timeout: 5000, connectionTimeoutMillis: 5000 })
   pool.on('error', () => undefined) // Note: a frozen or restarted server; the next query says so.
   cleanups.push(() => pool.end())
-  const redis = await startSingleRedis()
+  const server = findTool('redis-server')
+  const sentinel = findTool('redis-sentinel')
+  const redis = flags.redis === 'auto' && server !== undefined && sentinel !== undefined ? await startSentinelRedis({ server, sentinel }) : await startSingleRedis()
   cleanups.push(() => redis.stop())
   say(`postgres 127.0.0.1:${postgres.port} (private), redis: ${redis.kind} at ${redis.url}`)
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }

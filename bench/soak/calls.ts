@@ -70,13 +70,14 @@ export function createCalls(random: () => number, known: () => readonly KnownUnc
     },
   })
   return {
-    /** The call with sequence number `n` (its JSON-RPC id, or the first id of a batch). */
+    /** The call with sequence number `n`: its JSON-RPC id is n × batchSize (a batch's entries: that and the next ones), so ids never repeat. */
     make(n: number): Call {
       const r = random()
+      const id = n * batchSize
       // Note: before any uncle is known, every call is an unknown hash.
-      if (known().length === 0 || (r >= 0.5 && r < 0.8)) return single('unknown', unknownEntry(n))
-      if (r < 0.5) return single('known', knownEntry(n))
-      const entries = Array.from({ length: batchSize }, (_, i) => (i < 6 ? knownEntry(n * batchSize + i) : unknownEntry(n * batchSize + i)))
+      if (known().length === 0 || (r >= 0.5 && r < 0.8)) return single('unknown', unknownEntry(id))
+      if (r < 0.5) return single('known', knownEntry(id))
+      const entries = Array.from({ length: batchSize }, (_, i) => (i < 6 ? knownEntry(id + i) : unknownEntry(id + i)))
       return {
         kind: 'batch',
         body: `[${entries.map(entryBody).join(',')}]`,

@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from '@uncle-rpc/testing'
+import { freePort, startSentinelGroup } from '@uncle-rpc/testing'
 
-// The soak's Redis, behind the few operations its faults need, so a fleet with failover
-// (primary + replica + sentinels) can stand in for the single server without touching the rest.
+// The soak's Redis, behind the few operations its faults need: a Sentinel group (primary,
+// replica, three sentinels) when redis-sentinel is installed, else a single server.
 
 export type RedisFleet = {
   /** What runs, for the report (`single redis-server, AOF`). */
@@ -76,5 +76,30 @@ export async function startSingleRedis(): Promise<RedisFleet> {
       await stop('SIGTERM')
       rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * A primary, a replica and three sentinels (packages/testing's group) with a down-after of
+ * `downAfterMs`: REDIS_URL is `redis+sentinel://…`. A killed primary is replaced by the promoted
+ * replica and started again as its replica, so every kill finds a replica to promote; a freeze
+ * longer than the down-after is a hung primary the sentinels replace the same way.
+ */
+export async function startSentinelRedis(tools: { server: string; sentinel: string }, downAfterMs = 5_000): Promise<RedisFleet> {
+  const group = await startSentinelGroup(tools, { downAfterMs })
+  return {
+    kind: `Sentinel: primary, replica, 3 sentinels (down-after ${downAfterMs} ms); a killed server rejoins as a replica`,
+    url: group.url,
+    pids: () => group.pids(),
+    freeze: (ms) => group.freezePrimary(ms),
+    async killPrimary() {
+      await group.killPrimary({ timeoutMs: 60_000 })
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([
+        group.restartKilled(),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the killed Redis server was not in sync again within 60 s')), 60_000))),
+      ]).finally(() => clearTimeout(timer))
+    },
+    stop: () => group.close(),
   }
 }

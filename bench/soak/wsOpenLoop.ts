@@ -82,8 +82,6 @@ export function startWsOpenLoop({
   }
   for (const s of sockets) connect(s)
 
-  // Note: the id of a batch's first entry is what its answer is matched by (its lowest id).
-  const answerId = (n: number, call: Call) => (call.kind === 'batch' ? n * batchSize : n)
   const tick = () => {
     const now = performance.now()
     while (!stopping && started + (sent * 1000) / rate <= now) {
@@ -93,7 +91,8 @@ export function startWsOpenLoop({
       window.requests++
       outstanding.set(window, (outstanding.get(window) ?? 0) + 1)
       const s = sockets[n % connections]!
-      const id = answerId(n, call)
+      // Note: a batch's answer is matched by its first entry's id (the answers keep the entries' order).
+      const id = n * batchSize
       if (s.open && s.ws !== undefined) {
         s.inFlight.set(id, pending)
         s.ws.send(call.body)

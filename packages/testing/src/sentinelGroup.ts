@@ -30,6 +30,16 @@ export type SentinelGroup = {
    * turned into a replica of the promoted one. Resolves as killPrimary does.
    */
   failOver(options?: { timeoutMs?: number }): Promise<{ promotedUrl: string; failoverMs: number }>
+  /** Process ids of the live servers (`redis-<port>`) and sentinels (`sentinel-<port>`). */
+  pids(): Record<string, number>
+  /**
+   * SIGSTOP of the current primary (as the sentinels name it) for `ms`, then SIGCONT: a hung
+   * primary. Longer than `downAfterMs`, the sentinels promote the replica meanwhile and turn the
+   * thawed server into its replica.
+   */
+  freezePrimary(ms: number): Promise<void>
+  /** Starts a killed server again on its port as a replica of the current primary; resolves once it is in sync. */
+  restartKilled(): Promise<void>
   /** Stops every process (SIGKILL) and removes the temp dir. */
   close(): Promise<void>
 }
@@ -105,7 +115,7 @@ export async function startSentinelGroup(
   }
   try {
     // Note: no diskless-sync delay (5 s by default), so the replica is in sync at once.
-    const serverArgs = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--repl-diskless-sync-delay', '0']
+    const serverArgs = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--repl-diskless-sync-delay', '0', '--maxmemory-policy', 'noeviction']
     const primaryPort = await freePort()
     const primary = await spawnUntil(tools.server, serverArgs(primaryPort), /Ready to accept connections/, 'the Redis primary')
     processes.push({ ...primary, port: primaryPort })
@@ -180,8 +190,16 @@ export async function startSentinelGroup(
 
     let primaryIndex = 0
     const serverUrl = (index: number) => `redis://127.0.0.1:${processes[index]!.port}`
+    const alive = (p: Server) => p.child.exitCode === null && p.child.signalCode === null
+    // Note: the sentinels may have failed over on their own (a frozen primary), so they are asked.
+    const syncPrimaryIndex = async () => {
+      const named = (await withClient(sentinels[0]!.port, (c) => c.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName))) as string[]
+      const index = [0, 1].find((i) => String(processes[i]!.port) === named[1])
+      if (index !== undefined) primaryIndex = index
+    }
     /** Runs `trigger` and waits until every sentinel has announced and names the other server as primary, which says ROLE master. */
     const promote = async (timeoutMs: number, trigger: () => Promise<void>) => {
+      await syncPrimaryIndex()
       const promotedIndex = 1 - primaryIndex
       const promotedPort = String(processes[promotedIndex]!.port)
       // Subscribed before the trigger, so no sentinel's announcement is missed.
@@ -225,6 +243,34 @@ export async function startSentinelGroup(
       sentinelPorts,
       primaryUrl: () => serverUrl(primaryIndex),
       replicaUrl: () => (processes[1 - primaryIndex]!.child.exitCode === null && processes[1 - primaryIndex]!.child.signalCode === null ? serverUrl(1 - primaryIndex) : undefined),
+      pids: () =>
+        Object.fromEntries(
+          processes
+            .filter((p) => alive(p) && p.child.pid !== undefined)
+            .map((p) => [`${sentinels.some((t) => t.port === p.port) ? 'sentinel' : 'redis'}-${p.port}`, p.child.pid!]),
+        ),
+      async freezePrimary(ms) {
+        await syncPrimaryIndex()
+        const frozen = processes[primaryIndex]!.child
+        frozen.kill('SIGSTOP')
+        await new Promise((resolve) => setTimeout(resolve, ms))
+        frozen.kill('SIGCONT')
+      },
+      async restartKilled() {
+        await syncPrimaryIndex()
+        for (const i of [0, 1]) {
+          const old = processes[i]!
+          if (alive(old)) continue
+          const restarted = await spawnUntil(
+            tools.server,
+            [...serverArgs(old.port), '--replicaof', '127.0.0.1', String(processes[primaryIndex]!.port)],
+            // Note: the servers share a dir, so a restarted one may load an RDB and resync partially.
+            /MASTER <-> REPLICA sync: (Finished with success|Master accepted a Partial Resynchronization)/,
+            'the restarted Redis server',
+          )
+          processes[i] = { ...restarted, port: old.port }
+        }
+      },
       killPrimary: ({ timeoutMs = 30_000 } = {}) =>
         promote(timeoutMs, async () => {
           const victim = processes[primaryIndex]!
