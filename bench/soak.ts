@@ -193,33 +193,11 @@ async function allReady(fleet: Fleet): Promise<boolean> {
 async function runFault(fleet: Fleet, minute: number, fault: FaultName): Promise<FaultRecord> {
   const started = performance.now()
   let detail: string | undefined
+  let timer: NodeJS.Timeout | undefined
+  // Note: a fault that hangs (a process that never prints its startup line) fails its minute instead of stopping the run.
+  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('not carried out within 120 s')), 120_000)))
   try {
-    switch (fault) {
-      case 'kill-indexer': {
-        // Note: always the first indexer; the second one runs the whole soak, so its RSS tells of leaks.
-        await fleet.indexers[0]!.stop('SIGKILL')
-        await fleet.indexers[0]!.start()
-        break
-      }
-      case 'restart-rpc': {
-        const code = await fleet.rpcs[0]!.role.stop('SIGTERM')
-        if (code !== 0) detail = `rpc-1 exited ${code} on SIGTERM`
-        await fleet.rpcs[0]!.role.start()
-        break
-      }
-      case 'freeze-redis':
-        await fleet.redis.freeze(freezeMs)
-        break
-      case 'freeze-postgres':
-        postgresOutage = true
-        fleet.postgres.freeze()
-        await sleep(freezeMs)
-        fleet.postgres.thaw()
-        break
-      case 'kill-redis-primary':
-        await fleet.redis.killPrimary()
-        break
-    }
+    await Promise.race([carryOut(fleet, fault, (text) => (detail = text)), hung])
     const ready = await until(async () => {
       if (!(await allReady(fleet))) return false
       return fleet.proxy === undefined || Object.values(await fleet.proxy.statuses()).every((s) => s === 'UP')
@@ -227,9 +205,41 @@ async function runFault(fleet: Fleet, minute: number, fault: FaultName): Promise
     if (!ready) detail = [detail, 'the rpc processes were not all ready 60 s after'].filter(Boolean).join('; ')
   } catch (error) {
     detail = (error as Error).message
+  } finally {
+    clearTimeout(timer)
   }
   if (fault === 'freeze-postgres') setTimeout(() => (postgresOutage = false), 2000)
   return { minute, fault, ok: detail === undefined, recoveredMs: Math.round(performance.now() - started), ...(detail === undefined ? {} : { detail }) }
+}
+
+/** The fault itself; `note` records what went wrong without stopping it. */
+async function carryOut(fleet: Fleet, fault: FaultName, note: (text: string) => void): Promise<void> {
+  switch (fault) {
+    case 'kill-indexer': {
+      // Note: always the first indexer; the second one runs the whole soak, so its RSS tells of leaks.
+      await fleet.indexers[0]!.stop('SIGKILL')
+      await fleet.indexers[0]!.start()
+      break
+    }
+    case 'restart-rpc': {
+      const code = await fleet.rpcs[0]!.role.stop('SIGTERM')
+      if (code !== 0) note(`rpc-1 exited ${code} on SIGTERM`)
+      await fleet.rpcs[0]!.role.start()
+      break
+    }
+    case 'freeze-redis':
+      await fleet.redis.freeze(freezeMs)
+      break
+    case 'freeze-postgres':
+      postgresOutage = true
+      fleet.postgres.freeze()
+      await sleep(freezeMs)
+      fleet.postgres.thaw()
+      break
+    case 'kill-redis-primary':
+      await fleet.redis.killPrimary()
+      break
+  }
 }
 
 function sampleRss(fleet: Fleet): RssSample {
@@ -258,7 +268,10 @@ async function main(): Promise<number> {
   say(`${known.length} known uncles; load ${rate} requests/s (${wsRate} over WebSocket) for ${minutes} min; faults: ${rota.join(', ')}`)
   const random = seededRandom(seed)
   const calls = createCalls(random, () => known)
-  const ws = startWsOpenLoop({ url: `ws://${fleet.base}/ws/v3/${fleet.key}`, rate: wsRate, connections: 4,
+  const ws = startWsOpenLoop({
+    url: `ws://${fleet.base}/ws/v3/${fleet.key}`,
+    rate: wsRate,
+    connections: 4,
     make: (n) => {
       const call = calls.make(n)
       return { ...call, check: (text) => judged(call, text) }
