@@ -36,6 +36,7 @@ export const unitTests: string[] = [
   'packages/chain/src/era1/*.test.ts',
   'packages/config/src/**/*.test.ts',
   'packages/db/src/columns.test.ts',
+  'packages/errors/src/**/*.test.ts',
   'packages/db/src/readReplicas.test.ts',
   'packages/jsonrpc/src/**/*.test.ts',
   'packages/metrics/src/**/*.test.ts',
