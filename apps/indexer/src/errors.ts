@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 
 /** One block of a range that the node served wrongly: it must not be written. */
 export type RejectedBlock = { number: bigint; error: BaseError }

@@ -1,5 +1,5 @@
+import { BaseError } from '@uncle-rpc/errors'
 import {
-  BaseError,
   BlockVerificationError,
   type HashedHeader,
   type Hex,

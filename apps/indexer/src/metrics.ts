@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { Db } from '@uncle-rpc/db'
 import { listIndexedRanges } from '@uncle-rpc/db'
 import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metrics'

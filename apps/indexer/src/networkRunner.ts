@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import { type Db, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'

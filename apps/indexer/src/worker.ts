@@ -1,4 +1,5 @@
-import { BaseError, BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'

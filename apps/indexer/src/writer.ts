@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import {
   CanonicalBlockConflictError,
   type CanonicalBlockRef,

@@ -2,7 +2,8 @@ import { open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { mkdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { BaseError, createEra1Mirror, type EpochRoots, type Era1MirrorFile, parseEra1FileName } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { createEra1Mirror, type EpochRoots, type Era1MirrorFile, parseEra1FileName } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 
 // Where era1 files come from. A directory is read in place; a mirror (http(s) base URL)

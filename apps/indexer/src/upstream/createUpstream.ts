@@ -1,4 +1,5 @@
-import { BaseError, quantityFromRpc } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { quantityFromRpc } from '@uncle-rpc/chain'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
 import { createGovernor, type Governor } from './governor.js'
 import { type BatchOutcome, sendHttpBatch } from './httpBatch.js'

@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { UpstreamFailure } from './classifyError.js'
 
 // JSON-RPC batches over HTTP with plain fetch: one POST of a JSON array, one JSON.parse of the

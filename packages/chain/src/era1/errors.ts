@@ -1,4 +1,4 @@
-import { BaseError } from '../errors.js'
+import { BaseError } from '@uncle-rpc/errors'
 import type { Hex } from '../header.js'
 
 /** A snappy framed stream that is malformed or fails its CRC32C check. */
