@@ -11,6 +11,7 @@ export const allTests: string[] = ['apps/*/src/**/*.test.ts', 'packages/*/src/**
 export const unitTests: string[] = [
   'apps/cli/src/**/unitProject.test.ts',
   'apps/cli/src/**/liveStatus.test.ts',
+  'apps/dashboard/src/**/errorForLog.test.ts',
   'apps/dashboard/src/**/passwordRule.test.ts',
   'apps/dashboard/src/**/unsafeText.test.ts',
   'apps/indexer/src/**/planRanges.test.ts',

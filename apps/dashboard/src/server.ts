@@ -17,6 +17,7 @@ import { createRequestLimits, type LimitName } from './auth/limits.js'
 import { createSessions, defaultIdleMs, type SecureCookies } from './auth/sessions.js'
 import { type CreateSignInThrottleParameters, createSignInThrottle } from './auth/throttle.js'
 import type { TrustProxy } from './args.js'
+import { errorForLog } from './errorForLog.js'
 import { ApiError } from './errors.js'
 import type { Mailer } from './mail/mailer.js'
 
@@ -129,9 +130,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
       return
     }
     const correlationId = randomUUID().slice(0, 8)
-    // Note: the error's name and codes only: a database error's message quotes the query's parameters (password hashes, emails).
-    const cause = (error as { cause?: { code?: unknown } })?.cause
-    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: (error as Error)?.name ?? 'unknown', code: cause?.code ?? (error as { code?: unknown })?.code })
+    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: errorForLog(error) })
     res.status(500).json({ error: 'internal error', correlationId })
   }
   app.use(onError)

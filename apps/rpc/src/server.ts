@@ -154,7 +154,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         msg: 'internal error',
         correlation_id: correlationId,
         network: context.network.name,
-        error: error instanceof Error ? error.message : String(error),
+        error,
       }),
   })
 
