@@ -44,7 +44,13 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
   const outcome = await applyWritePlan(deps.db, { kind: 'append', network, runs: consecutiveRuns(blocks) })
   const t3 = performance.now()
   deps.logger.debug({ msg: 'epoch indexed', epoch: job.epoch, read_ms: Math.round(t1 - t0), verify_ms: Math.round(t2 - t1), write_ms: Math.round(t3 - t2) })
-  if (outcome.kind === 'conflict') throw new Era1ConflictError(network, job.file, outcome.reason)
+  if (outcome.kind === 'conflict') {
+    // Note: recorded like a refused file, so `uncle-rpc status` shows it and planning counts the epoch as settled.
+    const conflict = new Era1ConflictError(network, job.file, outcome.reason)
+    await recordEra1Refusal(deps.db, { network, epoch: job.epoch, file: job.file, reason: conflict.reason })
+    await deps.store.release(ref, 'refused')
+    throw conflict
+  }
   await clearEra1Refusal(deps.db, { network, epoch: job.epoch })
   await deps.store.release(ref, 'indexed')
   return {

@@ -2,7 +2,7 @@ import type { Hex } from '@uncle-rpc/chain'
 import type { VerifiedBlock } from './fetchRange.js'
 import { type ChainTarget, type ChainWriterDeps, runBreak } from './linkage.js'
 import { planReorg } from './reorgPlan.js'
-import { UpstreamError } from './upstream/createUpstream.js'
+import { UpstreamError } from './upstream/errors.js'
 import { applyWritePlan, type BlockToWrite, type WriteOutcome } from './writer.js'
 
 // The node path's pipeline for one run of verified blocks: check it is one chain, write it; if
@@ -19,7 +19,7 @@ export async function ingestBlocks(deps: ChainWriterDeps, target: ChainTarget, r
   if (run.length === 0) return { written: 0 }
   const { network } = target
   const broken = runBreak(run.map((b) => b.header))
-  if (broken) throw new UpstreamError(`${network}: ${broken} (the node's chain changed while fetching)`, { retryable: true })
+  if (broken) throw new UpstreamError(`${network}: ${broken} (the node's chain changed while fetching)`)
   const appended = await applyWritePlan(deps.db, { kind: 'append', network, runs: [run] })
   if (appended.kind === 'written') return { written: appended.written }
 
@@ -27,7 +27,7 @@ export async function ingestBlocks(deps: ChainWriterDeps, target: ChainTarget, r
   const plan = await planReorg(deps, target, { from: appended.from, to: appended.to })
   const applied = await applyWritePlan(deps.db, plan)
   if (applied.kind === 'conflict')
-    throw new UpstreamError(`${network}: the chain changed again while resolving a reorg (${applied.reason})`, { retryable: true })
+    throw new UpstreamError(`${network}: the chain changed again while resolving a reorg (${applied.reason})`)
   logReorg(deps, target, plan, applied)
   const first = plan.chain[0] as BlockToWrite
   const last = plan.chain.at(-1) as BlockToWrite

@@ -2,7 +2,7 @@ import { canonicalBlocks, type CanonicalBlockRef } from '@uncle-rpc/db'
 import { BlocksRejectedError, ReorgTooDeepError } from './errors.js'
 import { type FetchRangeResult, fetchBlocksByHash, fetchRange, type VerifiedBlock } from './fetchRange.js'
 import { type ChainTarget, type ChainWriterDeps, links, runBreak } from './linkage.js'
-import { UpstreamError } from './upstream/createUpstream.js'
+import { UpstreamError } from './upstream/errors.js'
 import type { ReorgPlan } from './writer.js'
 
 // Reorg planning: the node's current chain is the truth. Fetch it over the heights in question,
@@ -33,7 +33,7 @@ export async function planReorg(deps: ChainWriterDeps, target: ChainTarget, rang
   for (let n = from; n <= to; n++) numbers.push(n)
   const middle = onlyBlocks(network, await fetchRange(deps.upstream, numbers)).sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
   const broken = runBreak(middle.map((b) => b.header))
-  if (broken) throw new UpstreamError(`${network}: ${broken} (the node's chain changed while fetching)`, { retryable: true })
+  if (broken) throw new UpstreamError(`${network}: ${broken} (the node's chain changed while fetching)`)
 
   const below: VerifiedBlock[] = []
   let lowest = (middle[0] as VerifiedBlock).header
@@ -54,9 +54,7 @@ export async function planReorg(deps: ChainWriterDeps, target: ChainTarget, rang
     if (above.length >= maxReorgWalk) throw new ReorgTooDeepError(network, from, maxReorgWalk)
     const [block] = onlyBlocks(network, await fetchRange(deps.upstream, [h]))
     if (!links(prev.header, (block as VerifiedBlock).header))
-      throw new UpstreamError(`${network}: block ${h} does not link to block ${h - 1n} (the node's chain changed while fetching)`, {
-        retryable: true,
-      })
+      throw new UpstreamError(`${network}: block ${h} does not link to block ${h - 1n} (the node's chain changed while fetching)`)
     above.push(block as VerifiedBlock)
     prev = block as VerifiedBlock
   }

@@ -41,7 +41,7 @@ export type NetworkStatus = {
    * indexer clears them when it starts), or untagged (made before queues named their database).
    */
   queueOwner: 'this database' | 'another database' | 'untagged' | null
-  /** era1 files refused for failing verification (nothing of them is written). */
+  /** era1 files refused for failing verification or not fitting the stored chain (nothing of them is written). */
   era1Refused: { epoch: number; file: string; reason: string; at: string }[]
   /** Reorgs applied while following the head (replaced blocks stay stored, not canonical). */
   reorgs: { count: number; deepest: number; replacedBlocks: number; last: string | null }

@@ -1,16 +1,15 @@
-import { BaseError } from '@uncle-rpc/errors'
-import { BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
+import { NonRetryableError } from '@uncle-rpc/errors'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
-import { BlocksRejectedError } from './errors.js'
+import { SourceMissingError, verificationFailure } from './errors.js'
 import { type IndexEpochDeps, indexEpoch } from './indexEpoch.js'
 import { type IndexRangeResult, indexRange } from './indexRange.js'
 import { decodeEpochJob, decodeRangeJob, epochJobName } from './jobs.js'
 import type { IndexerMetrics } from './metrics.js'
 import type { ChainTarget } from './linkage.js'
 import type { Progress } from './progress.js'
-import { type Upstream, UpstreamError } from './upstream/createUpstream.js'
+import type { Upstream } from './upstream/createUpstream.js'
 
 export type RangeWorkerOptions = {
   network: string
@@ -40,17 +39,12 @@ export type RangeWorkerDeps = {
   metrics?: IndexerMetrics | undefined
 }
 
-/** A job of a kind this network cannot run (its source is not configured any more). */
-class SourceMissingError extends BaseError {
-  constructor(message: string) {
-    super(message, { name: 'SourceMissingError' })
-  }
-}
-
 /**
  * The BullMQ worker of one network: runs range jobs through {@link indexRange} and epoch jobs
- * through {@link indexEpoch}, and decides which failures are worth BullMQ's retries. Only this
- * file turns errors into UnrecoverableError.
+ * through {@link indexEpoch}, and decides which failures are worth BullMQ's retries: a
+ * NonRetryableError fails the job at once, blocks failing verification get
+ * `verificationAttempts`, anything else the queue's attempts. Only this file turns errors into
+ * UnrecoverableError.
  */
 export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOptions): Worker {
   const logger = deps.logger.child({ network: options.network })
@@ -68,27 +62,20 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
       deps.progress.recordRange(options.network, { ...result, ms: performance.now() - started, source: job.name === epochJobName ? 'era1' : 'rpc' })
       return result
     } catch (error) {
-      if (error instanceof Era1FileRefusedError) {
-        deps.metrics?.verificationFailed(options.network)
-        // Note: a file that fails verification fails again; a good copy is picked up by a later run.
-        logger.error({ msg: 'era1 file refused: failed verification', job_id: job.id, epoch: error.epoch, file: error.file, error: error.message })
+      const failedVerification = verificationFailure(error)
+      if (failedVerification !== undefined) deps.metrics?.verificationFailed(options.network)
+      if (error instanceof NonRetryableError) {
+        // Note: the same work meets the same failure again (a good era1 copy is picked up by a later run).
+        const msg = failedVerification === 'era1 file' ? 'era1 file refused: failed verification' : 'job refused, not retried'
+        logger.error({ msg, job_id: job.id, error })
         throw new UnrecoverableError(error.message)
       }
-      if (error instanceof SourceMissingError) throw new UnrecoverableError(error.message)
-      if (error instanceof BlocksRejectedError || error instanceof BlockVerificationError) {
-        deps.metrics?.verificationFailed(options.network)
+      if (failedVerification === 'blocks') {
         const attempt = job.attemptsMade + 1
-        logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error: error.message })
-        if (attempt >= options.verificationAttempts) throw new UnrecoverableError(error.message)
-      } else if (error instanceof UpstreamError && !error.retryable) {
-        logger.error({ msg: 'upstream refused the request', job_id: job.id, error: error.message })
-        throw new UnrecoverableError(error.message)
+        logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error })
+        if (attempt >= options.verificationAttempts) throw new UnrecoverableError((error as Error).message)
       } else {
-        logger.warn({
-          msg: 'range failed, will retry',
-          job_id: job.id,
-          error: error instanceof Error ? error.message : String(error),
-        })
+        logger.warn({ msg: 'range failed, will retry', job_id: job.id, error })
       }
       throw error
     }
@@ -102,7 +89,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
     // A job whose worker died is re-run; a range write is idempotent, so this is safe.
     maxStalledCount: 100,
   })
-  worker.on('error', (error) => logger.error({ msg: 'worker error', error: error.message }))
+  worker.on('error', (error) => logger.error({ msg: 'worker error', error }))
   // Note: 'failed' comes after every failed attempt; only the last one (or a refusal) counts.
   worker.on('failed', (job, error) => {
     if (job !== undefined && (error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1))) deps.metrics?.jobFailed(options.network)

@@ -1,18 +1,9 @@
-import { BaseError } from '@uncle-rpc/errors'
 import { quantityFromRpc } from '@uncle-rpc/chain'
 import { classifyError, type UpstreamFailure } from './classifyError.js'
+import { UpstreamError, UpstreamRefusedError } from './errors.js'
 import { createGovernor, type Governor } from './governor.js'
 import { type BatchOutcome, sendHttpBatch } from './httpBatch.js'
 import { createWebSocketLink, type NewHeadsHandlers } from './webSocketLink.js'
-
-/** The upstream node kept failing (after retries), or answered something that cannot be right. */
-export class UpstreamError extends BaseError {
-  readonly retryable: boolean
-  constructor(message: string, { retryable, cause }: { retryable: boolean; cause?: unknown }) {
-    super(message, { name: 'UpstreamError', cause })
-    this.retryable = retryable
-  }
-}
 
 export type UpstreamRequest = { method: string; params: unknown[] }
 
@@ -97,7 +88,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
               }
               const failure = outcome.ok ? { retryable: true, throttled: false, reason: 'missing result (node behind?)' } : outcome.failure
               if (!failure.retryable)
-                throw new UpstreamError(`${requests[index]?.method} failed: ${failure.reason}`, { retryable: false })
+                throw new UpstreamRefusedError(`${requests[index]?.method} failed: ${failure.reason}`)
               if (failure.throttled) throttled = failure
               if (!worst || failure.throttled || failure.retryAfterMs) worst = failure
               failed.push(index)
@@ -111,12 +102,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       pending = failed
       if (pending.length === 0) break
       if (attempt >= maxAttempts)
-        throw new UpstreamError(
-          `upstream still failing after ${attempt} attempts (${pending.length} requests; last: ${worst?.reason})`,
-          {
-            retryable: true,
-          },
-        )
+        throw new UpstreamError(`upstream still failing after ${attempt} attempts (${pending.length} requests; last: ${worst?.reason})`)
       // Note: capped at 10 s, so a node that comes back is in use again within seconds; a
       // server that wants longer says so with Retry-After.
       const backoff = Math.min(10_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
