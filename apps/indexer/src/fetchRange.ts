@@ -10,7 +10,9 @@ import {
   verifyBlock,
 } from '@uncle-rpc/chain'
 import { NodeAnswerError, type RejectedBlock } from './errors.js'
-import type { Upstream } from './upstream/createUpstream.js'
+import type { Settled, Upstream } from './upstream/createUpstream.js'
+import { UpstreamError } from './upstream/errors.js'
+import { worstFailure } from './upstream/requestMany.js'
 
 /** A block and its uncles, fetched from the node and verified against their hashes. */
 export type VerifiedBlock = {
@@ -21,7 +23,29 @@ export type VerifiedBlock = {
 
 export type { RejectedBlock }
 
-export type FetchRangeResult = { blocks: VerifiedBlock[]; rejected: RejectedBlock[] }
+export type FetchRangeResult = {
+  blocks: VerifiedBlock[]
+  rejected: RejectedBlock[]
+  /**
+   * Blocks this pass did not get (the node did not answer for them or for one of their uncles:
+   * a timeout, 5xx, 429…), and why: the job that asked fetches them again on its next attempt.
+   */
+  unfetched: { blocks: (bigint | Hex)[]; reason: string } | undefined
+}
+
+/** Throws UpstreamError (transient: the job's next attempt) when `result` misses blocks; for callers that need all of them. */
+export function requireFetched(network: string, result: FetchRangeResult): FetchRangeResult {
+  if (result.unfetched !== undefined) throw unfetchedError(network, result.unfetched)
+  return result
+}
+
+/** The error a job attempt fails with for blocks the node did not answer for. */
+export function unfetchedError(network: string, unfetched: NonNullable<FetchRangeResult['unfetched']>): UpstreamError {
+  const first = unfetched.blocks.slice(0, 8).join(', ')
+  return new UpstreamError(
+    `${network}: ${unfetched.blocks.length} block(s) not fetched (${unfetched.reason}): ${first}${unfetched.blocks.length > 8 ? ', …' : ''}`,
+  )
+}
 
 type RpcBlock = Record<string, unknown> & { uncles?: unknown; totalDifficulty?: unknown; size?: unknown }
 
@@ -37,7 +61,8 @@ type Expected = { number: bigint; hash?: undefined } | { number?: bigint | undef
  * Fetches blocks `numbers` and all their uncles (`eth_getBlockByNumber` and
  * `eth_getUncleByBlockHashAndIndex`, batched) and verifies each block with its uncles:
  * hashes recompute, sha3Uncles matches, the node's uncle `size` matches ours, and each block
- * has the number asked for. Blocks that fail are returned as `rejected`, never as data.
+ * has the number asked for. Blocks that fail are returned as `rejected`, never as data; blocks
+ * the node did not answer for in this one pass, as `unfetched`.
  */
 export async function fetchRange(upstream: Upstream, numbers: readonly bigint[]): Promise<FetchRangeResult> {
   return fetchVerified(
@@ -67,12 +92,16 @@ async function fetchVerified(
   requests: { method: string; params: unknown[] }[],
   expected: readonly Expected[],
 ): Promise<FetchRangeResult> {
-  const rawBlocks = await upstream.requestMany<RpcBlock>(requests, (r) => typeof r === 'object' && r !== null)
+  const isObject = (r: unknown) => typeof r === 'object' && r !== null
+  const settledBlocks = await upstream.requestMany<RpcBlock>(requests, isObject)
   const rejected: RejectedBlock[] = []
+  const unfetched: (bigint | Hex)[] = []
   const parsed: { number: bigint; header: HashedHeader; rlp: Uint8Array; uncleHashes: Hex[]; td: bigint | undefined }[] = []
-  rawBlocks.forEach((raw, i) => {
+  settledBlocks.forEach((settled, i) => {
     const want = expected[i] as Expected
     const label: bigint | Hex = want.number ?? (want.hash as Hex)
+    if (!settled.ok) return void unfetched.push(label)
+    const raw = settled.result
     let number = want.number ?? -1n
     try {
       const { header, rlp } = rpcHeaderWithRlp(raw)
@@ -93,13 +122,18 @@ async function fetchVerified(
   const uncleRequests = parsed.flatMap((b) =>
     b.uncleHashes.map((_, index) => ({ method: 'eth_getUncleByBlockHashAndIndex', params: [b.header.hash, toQuantity(index)] })),
   )
-  const rawUncles = await upstream.requestMany<Record<string, unknown>>(uncleRequests, (r) => typeof r === 'object' && r !== null)
+  const settledUncles = await upstream.requestMany<Record<string, unknown>>(uncleRequests, isObject)
 
   const blocks: VerifiedBlock[] = []
   let cursor = 0
   for (const b of parsed) {
-    const raws = rawUncles.slice(cursor, cursor + b.uncleHashes.length)
+    const answers = settledUncles.slice(cursor, cursor + b.uncleHashes.length)
     cursor += b.uncleHashes.length
+    if (!answers.every((a) => a.ok)) {
+      unfetched.push(b.number)
+      continue
+    }
+    const raws = answers.map((a) => (a as Settled<Record<string, unknown>> & { ok: true }).result)
     try {
       const read = raws.map(rpcHeaderWithRlp)
       const uncles = read.map(({ header: uncle, rlp }, index) => {
@@ -117,5 +151,6 @@ async function fetchVerified(
       rejected.push({ number: b.number, error: error instanceof BlockVerificationError ? error : asError(b.number, error) })
     }
   }
-  return { blocks, rejected }
+  const reason = worstFailure([...settledBlocks, ...settledUncles])?.reason ?? 'no answer'
+  return { blocks, rejected, unfetched: unfetched.length > 0 ? { blocks: unfetched, reason } : undefined }
 }

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { createMethods, createSampleNodeServer, createSyntheticChain, type SyntheticChain } from '@uncle-rpc/sample-node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { compareWithNode } from './_test/compareWithNode.js'
-import { fetchRange, type VerifiedBlock } from './fetchRange.js'
+import { fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
 import type { ChainTarget } from './linkage.js'
 import { createUpstream, type Upstream } from './upstream/createUpstream.js'
 import { ingestBlocks } from './ingest.js'
@@ -40,7 +40,7 @@ async function setup(name: string, blocks: number, confirmations = 3) {
   const deps = { db, upstream, logger }
   const fetch = async (from: number, to: number): Promise<VerifiedBlock[]> => {
     const numbers = Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i))
-    const { blocks: fetched, rejected } = await fetchRange(upstream, numbers)
+    const { blocks: fetched, rejected } = requireFetched(name, await fetchRange(upstream, numbers))
     expect(rejected).toEqual([])
     return fetched.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
   }

@@ -7,6 +7,7 @@ import { ChainIdMismatchError, NetworkStartError } from './errors.js'
 import { createEra1Source, type Era1Source } from './era1/era1Source.js'
 import { type PlanSnapshot, planNetwork } from './planner.js'
 import type { QueueOwner } from './queueOwner.js'
+import { jobBackoff } from './jobBackoff.js'
 import { era1QueueName, queueName } from './jobs.js'
 import type { ChainTarget } from './linkage.js'
 import type { IndexerMetrics } from './metrics.js'
@@ -52,9 +53,9 @@ export type NetworkRunnerHooks = {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-/** A quick client for probes (chainId, head): one attempt, short timeout, so a dead node costs seconds. */
+/** A quick client for probes (chainId, head): short timeout, one request at a time, so a dead node costs seconds. */
 export function createProbe(config: NetworkConfig & { rpcUrl: string }): Upstream {
-  return createUpstream({ url: config.rpcUrl, maxAttempts: 1, timeoutMs: 5_000, maxInFlight: 1 })
+  return createUpstream({ url: config.rpcUrl, timeoutMs: 5_000, maxInFlight: 1 })
 }
 
 /**
@@ -92,16 +93,14 @@ export function startNetworkRunner(
     fromBlock: BigInt(config.fromBlock),
     confirmations: BigInt(config.confirmations),
   }
-  const onRetry = (info: { failed: number }) => {
-    logger.warn({ msg: 'upstream retry', ...info })
-    deps.metrics?.retried(config.name, info.failed)
-  }
+  // Note: the requests are asked again by their job's next attempt (or the head follower's next step).
+  const onFailed = (info: { failed: number; reason: string }) => logger.warn({ msg: 'upstream retry', ...info })
   const counted = (client: Upstream) => deps.metrics?.countUpstream(config.name, client) ?? client
   const rpcUrl = config.rpcUrl
   const upstream =
     rpcUrl === undefined
       ? undefined
-      : counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, maxAttempts: options.upstreamAttempts, onRetry }))
+      : counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, onFailed }))
   const probe = rpcUrl === undefined ? undefined : counted(createProbe({ ...config, rpcUrl }))
   const era1Url = config.era1
   let era1: Era1Source | undefined
@@ -194,7 +193,7 @@ export function startNetworkRunner(
         prefix: deps.prefix,
         defaultJobOptions: {
           attempts: options.jobAttempts,
-          backoff: { type: 'exponential', delay: 1_000 },
+          backoff: jobBackoff,
           removeOnComplete: { count: 1_000 },
           removeOnFail: false,
         },
@@ -254,7 +253,7 @@ export function startNetworkRunner(
     planTimer = setInterval(planSoon, options.planIntervalMs)
     planSoon()
     if (config.toBlock === undefined && rpcUrl !== undefined) {
-      tipUpstream = counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, maxAttempts: 3, onRetry }))
+      tipUpstream = counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: 2, onFailed }))
       const lock = createTipLock(deps.redis, {
         key: `${deps.prefix}:tip:${config.name}`,
         ttlMs: options.tipLockTtlMs,

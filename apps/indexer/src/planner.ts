@@ -6,7 +6,6 @@ import { requeueContradictedJobs } from './contradictedJobs.js'
 import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, rangeJobId, rangeJobName } from './jobs.js'
 import { type BlockRange, planJobs } from './planRanges.js'
 import type { QueueOwner } from './queueOwner.js'
-import { retryExhaustedJobs } from './retryExhausted.js'
 
 export type PlanSnapshot = { target: bigint; indexedHeight: bigint; remaining: bigint }
 
@@ -34,8 +33,9 @@ const staleMessage = (kind: string) =>
 
 /**
  * One planning pass of a network: what `[from, to]` still lacks becomes epoch jobs (era1 files)
- * and range jobs (the node), queued under stable ids; jobs whose attempts ran out come back, and
- * so do completed jobs whose blocks the database does not hold (Postgres decides what is indexed).
+ * and range jobs (the node), queued under stable ids; completed jobs whose blocks the database
+ * does not hold come back (Postgres decides what is indexed). Failed jobs are not retried here:
+ * retries are the job layer's (worker.ts); a failed job was refused for good.
  */
 export async function planNetwork(
   deps: PlanNetworkDeps,
@@ -57,8 +57,6 @@ export async function planNetwork(
   if (queuing && planned.epochs.length > 0 && deps.era1Queue) {
     const jobs = planned.epochs.map((e) => ({ network, ...e }))
     await deps.era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job) } })))
-    const retried = await retryExhaustedJobs(deps.era1Queue, new Set(jobs.map(epochJobId)))
-    if (retried > 0) deps.logger.info({ msg: 'epoch jobs whose attempts ran out are queued again', jobs: retried })
     const stale = await requeueContradictedJobs(deps.era1Queue, new Map(jobs.map((job) => [epochJobId(job), job])), indexedNow)
     if (stale.length > 0) deps.logger.warn({ msg: staleMessage('epoch'), jobs: stale.length, first: stale[0] })
   }
@@ -73,10 +71,8 @@ export async function planNetwork(
   if (queuing && deps.rangeQueue && planned.ranges.length > 0) {
     const jobs = planned.ranges.map((r) => ({ network, ...r }))
     await deps.rangeQueue.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
-    // Note: addBulk skips ids that exist, failed and completed ones included; those whose attempts
-    // ran out, and completed ones whose blocks the database lacks, come back here.
-    const retried = await retryExhaustedJobs(deps.rangeQueue, new Set(jobs.map(rangeJobId)))
-    if (retried > 0) deps.logger.info({ msg: 'range jobs whose attempts ran out are queued again', jobs: retried })
+    // Note: addBulk skips ids that exist, failed and completed ones included; completed ones whose
+    // blocks the database lacks come back here.
     const stale = await requeueContradictedJobs(deps.rangeQueue, new Map(jobs.map((job) => [rangeJobId(job), job])), indexedNow)
     if (stale.length > 0) deps.logger.warn({ msg: staleMessage('range'), jobs: stale.length, first: stale[0] })
   }

@@ -1,6 +1,6 @@
 import { canonicalBlocks, type CanonicalBlockRef } from '@uncle-rpc/db'
 import { BlocksRejectedError, ReorgTooDeepError } from './errors.js'
-import { type FetchRangeResult, fetchBlocksByHash, fetchRange, type VerifiedBlock } from './fetchRange.js'
+import { type FetchRangeResult, fetchBlocksByHash, fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
 import { type ChainTarget, type ChainWriterDeps, links, runBreak } from './linkage.js'
 import { UpstreamError } from './upstream/errors.js'
 import type { ReorgPlan } from './writer.js'
@@ -13,9 +13,10 @@ import type { ReorgPlan } from './writer.js'
 /** Deepest walk in either direction before giving up (reorgs are a few blocks; this is a safety net). */
 export const maxReorgWalk = 10_000
 
+/** Every block asked for, verified; otherwise the attempt fails (the job retries it). */
 function onlyBlocks(network: string, result: FetchRangeResult): VerifiedBlock[] {
   if (result.rejected.length > 0) throw new BlocksRejectedError(network, result.rejected)
-  return result.blocks
+  return requireFetched(network, result).blocks
 }
 
 async function storedAt(deps: ChainWriterDeps, network: string, number: bigint): Promise<CanonicalBlockRef | undefined> {

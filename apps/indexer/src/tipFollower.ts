@@ -1,6 +1,6 @@
 import { latestIndexedBlock } from '@uncle-rpc/db'
 import { BlocksRejectedError } from './errors.js'
-import { fetchRange } from './fetchRange.js'
+import { fetchRange, requireFetched } from './fetchRange.js'
 import type { ChainTarget, ChainWriterDeps } from './linkage.js'
 import type { Progress } from './progress.js'
 import type { TipLock } from './tipLock.js'
@@ -115,7 +115,7 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
     const numbers: bigint[] = []
     for (let n = from; n <= to; n++) numbers.push(n)
     const started = performance.now()
-    const { blocks, rejected } = await fetchRange(deps.upstream, numbers)
+    const { blocks, rejected } = requireFetched(target.network, await fetchRange(deps.upstream, numbers))
     if (rejected.length > 0) throw new BlocksRejectedError(target.network, rejected)
     blocks.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
     const result = await ingestBlocks(deps, target, blocks)

@@ -3,6 +3,7 @@ import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { type ConnectionOptions, type Job, UnrecoverableError, Worker } from 'bullmq'
 import { SourceMissingError, verificationFailure } from './errors.js'
+import { jobBackoffMs } from './jobBackoff.js'
 import { type IndexEpochDeps, indexEpoch } from './indexEpoch.js'
 import { type IndexRangeResult, indexRange } from './indexRange.js'
 import { decodeEpochJob, decodeRangeJob, epochJobName } from './jobs.js'
@@ -88,6 +89,7 @@ export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOpt
     stalledInterval: Math.min(30_000, options.lockDurationMs),
     // A job whose worker died is re-run; a range write is idempotent, so this is safe.
     maxStalledCount: 100,
+    settings: { backoffStrategy: jobBackoffMs },
   })
   worker.on('error', (error) => logger.error({ msg: 'worker error', error }))
   // Note: 'failed' comes after every failed attempt; only the last one (or a refusal) counts.
