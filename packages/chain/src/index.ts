@@ -24,6 +24,8 @@ export { downloadFile, Era1MirrorError, sha256File } from './era1/mirror/downloa
 export { era1NamesIn, nameForEpoch, parseChecksums } from './era1/mirror/mirrorIndex.js'
 export type { Era1File } from './era1/openEra1.js'
 export { openEra1 } from './era1/openEra1.js'
+export type { BlockIndexPlace } from './era1/blockIndex.js'
+export { locateBlockIndex } from './era1/blockIndex.js'
 export type { VerifyEra1Options, VerifyEra1ReturnType } from './era1/verifyEra1.js'
 export { verifyEra1 } from './era1/verifyEra1.js'
 export type { VerifyEra1FileParameters, VerifyEra1FileReturnType } from './era1/verifyEra1File.js'

@@ -1,4 +1,4 @@
-import { type EpochRoots, loadEpochRoots, publishedEpochRoots } from '@uncle-rpc/chain'
+import { type EpochRoots, epochSize, loadEpochRoots, publishedEpochRoots } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
 import type { EpochCoverage } from '../planRanges.js'
 import { createEra1Store, type Era1Store } from './store.js'
@@ -33,8 +33,8 @@ export function createEra1Source(
     roots,
     // Note: without a toBlock, as far as published roots go (the mirror's own listing otherwise: first epoch only).
     epochs: {
-      from: Math.floor(config.fromBlock / 8192),
-      to: config.toBlock !== undefined ? Math.floor(config.toBlock / 8192) : Math.max(0, (roots?.roots.length ?? 1) - 1),
+      from: Math.floor(config.fromBlock / epochSize),
+      to: config.toBlock !== undefined ? Math.floor(config.toBlock / epochSize) : Math.max(0, (roots?.roots.length ?? 1) - 1),
     },
     logger,
   })
