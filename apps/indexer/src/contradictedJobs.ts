@@ -1,15 +1,10 @@
+import { type BlockRange, coversRange } from '@uncle-rpc/chain'
 import { type Job, Queue } from 'bullmq'
-import { gapsOf, type BlockRange } from './planRanges.js'
 
 // Postgres decides what is indexed; the queue only carries work. A completed job whose blocks the
 // database does not hold (the database was restored from an older backup, a reorg un-marked its
 // heights, or the rows were deleted by hand) would otherwise stand in for work never done, because
 // job ids are stable and BullMQ adds no job whose id it already has.
-
-/** Whether every block of `range` is in `indexed` (merged, sorted). */
-export function covers(indexed: readonly BlockRange[], range: BlockRange): boolean {
-  return gapsOf({ ...range, indexed }).length === 0
-}
 
 /**
  * Among `planned` (job id → the blocks the database lacks), the ids the queue remembers as
@@ -39,7 +34,7 @@ export async function requeueContradictedJobs(
   const requeued: string[] = []
   for (const id of candidates) {
     const range = planned.get(id)
-    if (range === undefined || covers(indexed, range)) continue
+    if (range === undefined || coversRange(indexed, range)) continue
     const job = (await queue.getJob(id)) as Job | undefined
     try {
       await job?.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
@@ -73,7 +68,7 @@ export async function contradictedJobs(
     } catch {
       continue
     }
-    if (!covers(indexed, range)) found.push({ id: job.id, from: range.from, to: range.to })
+    if (!coversRange(indexed, range)) found.push({ id: job.id, from: range.from, to: range.to })
   }
   return found.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
 }

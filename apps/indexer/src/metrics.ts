@@ -1,3 +1,4 @@
+import { indexedHeight } from '@uncle-rpc/chain'
 import { BaseError } from '@uncle-rpc/errors'
 import type { Db } from '@uncle-rpc/db'
 import { listIndexedRanges } from '@uncle-rpc/db'
@@ -5,7 +6,6 @@ import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metric
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { era1QueueName, queueName } from './jobs.js'
 import type { Progress } from './progress.js'
-import { indexedHeight } from './statusView.js'
 import type { Settled, Upstream } from './upstream/createUpstream.js'
 
 /** Where written blocks came from: era1 files or the archive node (range jobs and the head follower). */

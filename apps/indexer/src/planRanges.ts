@@ -1,5 +1,6 @@
-/** A closed interval of block numbers. */
-export type BlockRange = { from: bigint; to: bigint }
+import { type BlockRange, gapsOf, mergeRanges } from '@uncle-rpc/chain'
+
+// How the planner cuts what is left into jobs (the range arithmetic is chain's blockRanges.ts).
 
 /**
  * Splits the gaps (not yet indexed parts of `[from, to]`) into jobs aligned to multiples of
@@ -23,20 +24,6 @@ export function planRanges({
     }
   }
   return jobs
-}
-
-/** The parts of `[from, to]` that `indexed` (sorted by `from`, non-overlapping) does not cover. */
-export function gapsOf({ from, to, indexed }: BlockRange & { indexed: readonly BlockRange[] }): BlockRange[] {
-  const gaps: BlockRange[] = []
-  let cursor = from
-  for (const r of indexed) {
-    if (r.to < cursor) continue
-    if (r.from > to) break
-    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1n })
-    cursor = r.to + 1n
-  }
-  if (cursor <= to) gaps.push({ from: cursor, to })
-  return gaps
 }
 
 /** An era1 file's blocks, as the planner sees them. */
@@ -73,17 +60,4 @@ export function planJobs({
   const spans = epochs.map((e) => ({ from: e.from, to: e.to }))
   const ranges = planRanges({ from, to, indexed: mergeRanges([...indexed, ...spans]), rangeSize })
   return { epochs: covered, ranges }
-}
-
-/** Sorts and merges overlapping or touching ranges. */
-export function mergeRanges(ranges: readonly BlockRange[]): BlockRange[] {
-  const sorted = [...ranges].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
-  const merged: BlockRange[] = []
-  for (const r of sorted) {
-    const last = merged.at(-1)
-    if (last && r.from <= last.to + 1n) {
-      if (r.to > last.to) last.to = r.to
-    } else merged.push({ ...r })
-  }
-  return merged
 }

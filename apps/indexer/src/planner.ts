@@ -4,7 +4,8 @@ import type { Queue } from 'bullmq'
 import type { Era1Source } from './era1/era1Source.js'
 import { requeueContradictedJobs } from './contradictedJobs.js'
 import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, rangeJobId, rangeJobName } from './jobs.js'
-import { type BlockRange, planJobs } from './planRanges.js'
+import type { BlockRange } from '@uncle-rpc/chain'
+import { planJobs } from './planRanges.js'
 import type { QueueOwner } from './queueOwner.js'
 
 export type PlanSnapshot = { target: bigint; indexedHeight: bigint; remaining: bigint }

@@ -1,3 +1,4 @@
+import { type BlockRange, holesBelowTop, indexedHeight } from '@uncle-rpc/chain'
 import {
   countBlocks,
   countUncles,
@@ -13,10 +14,9 @@ import { type ConnectionOptions, Queue } from 'bullmq'
 import { contradictedJobs } from './contradictedJobs.js'
 import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from './jobs.js'
 import { createProbe } from './networkRunner.js'
-import type { BlockRange } from './planRanges.js'
 import { formatEta } from './progress.js'
 import { ownerKey } from './queueOwner.js'
-import { formatProgress, indexedHeight } from './statusView.js'
+import { formatProgress } from './statusView.js'
 
 export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }
 
@@ -87,18 +87,6 @@ export function withRates(now: readonly NetworkStatus[], before: readonly Networ
   })
 }
 
-/** Holes in `[from, highest indexed]`, given merged, sorted ranges. */
-export function findHoles(from: bigint, ranges: readonly BlockRange[]): BlockRange[] {
-  const holes: BlockRange[] = []
-  let cursor = from
-  for (const r of ranges) {
-    if (r.to < cursor) continue
-    if (r.from > cursor) holes.push({ from: cursor, to: r.from - 1n })
-    cursor = r.to + 1n
-  }
-  return holes
-}
-
 const str = (r: BlockRange) => ({ from: r.from.toString(), to: r.to.toString() })
 
 async function queueStatus(
@@ -154,7 +142,7 @@ export async function collectStatus(
     list.map(async (network) => {
       const { name, fromBlock } = network
       const ranges = await listIndexedRanges(deps.db, { network: name })
-      const holes = findHoles(BigInt(fromBlock), ranges)
+      const holes = holesBelowTop(BigInt(fromBlock), ranges)
       const height = indexedHeight(BigInt(fromBlock), ranges)
       const head = await nodeHead(network)
       const target = network.toBlock !== undefined ? BigInt(network.toBlock) : head

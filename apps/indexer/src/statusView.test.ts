@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { formatEta } from './progress.js'
-import { formatProgress, indexedHeight, progressBar } from './statusView.js'
+import { formatProgress, progressBar } from './statusView.js'
 
 describe('status view', () => {
   test('default: bar, percent, height / target, blocks/s, ETA, head lag', () => {
@@ -15,11 +15,8 @@ describe('status view', () => {
     )
   })
 
-  test('args: bar bounds, ETA units, contiguous height over ranges with holes', () => {
+  test('args: bar bounds, ETA units', () => {
     expect([progressBar(1.5, 4), progressBar(-1, 4), progressBar(Number.NaN, 4)]).toEqual(['[████]', '[░░░░]', '[░░░░]'])
     expect([formatEta(0n, 1), formatEta(10n, 0), formatEta(100n, 1), formatEta(36_000n, 1)]).toEqual(['done', 'unknown', '2m', '10.0h'])
-    expect(indexedHeight(0n, [{ from: 0n, to: 9n }, { from: 20n, to: 30n }])).toBe(9n)
-    expect(indexedHeight(5n, [{ from: 0n, to: 9n }, { from: 10n, to: 30n }])).toBe(30n)
-    expect(indexedHeight(0n, [{ from: 1n, to: 9n }])).toBe(-1n)
   })
 })

@@ -30,13 +30,3 @@ export function formatProgress(view: ProgressView, latest: bigint | null): strin
   return `  ${progressBar(fraction)} ${`${Math.floor(Math.min(1, fraction) * 100)}%`.padStart(4)}  ${grouped(height)} / ${grouped(view.target)}  ${rate}  ETA ${eta}  ${lag}`
 }
 
-/** The highest block below which every block from `from` is covered by `ranges` (merged, sorted); from − 1 when none is. */
-export function indexedHeight(from: bigint, ranges: readonly { from: bigint; to: bigint }[]): bigint {
-  let height = from - 1n
-  for (const r of ranges) {
-    if (r.to <= height) continue
-    if (r.from > height + 1n) break
-    height = r.to
-  }
-  return height
-}
