@@ -1,4 +1,4 @@
-import { type Hex, toQuantity } from '@uncle-rpc/chain'
+import { type Hex, quantityPattern, toQuantity } from '@uncle-rpc/chain'
 import { z } from 'zod'
 
 // Queue and job names, and the JSON-safe job payload. BullMQ stores job data as JSON,
@@ -25,7 +25,7 @@ export function era1QueueName(network: string): string {
 
 export const rangeJobName = 'range'
 
-const quantity = z.string().regex(/^0x(0|[1-9a-f][0-9a-f]*)$/)
+const quantity = z.string().regex(quantityPattern)
 
 const rangeJobSchema = z.object({ network: z.string().min(1), from: quantity, to: quantity })
 

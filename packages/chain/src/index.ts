@@ -1,6 +1,17 @@
 export type { BlockRange } from './blockRanges.js'
 export { coversRange, gapsOf, holesBelowTop, indexedHeight, mergeRanges } from './blockRanges.js'
-export { headerFromRlpFields, headerFromRpc, headerToRlpFields, presentHeaderFields, quantityFromRpc, quantityToRlpHex, type RpcHeader, rpcHeaderWithRlp } from './codecs.js'
+export {
+  headerFromRlpFields,
+  headerFromRpc,
+  headerToRlpFields,
+  hexDataPattern,
+  presentHeaderFields,
+  quantityFromRpc,
+  quantityPattern,
+  quantityToRlpHex,
+  type RpcHeader,
+  rpcHeaderWithRlp,
+} from './codecs.js'
 export type { EpochAccumulator, HeaderRecord } from './era1/accumulator.js'
 export { createEpochAccumulator, epochAccumulatorRoot, epochSize } from './era1/accumulator.js'
 export type { Era1Block, Era1BlockPayloads } from './era1/decodeEra1Block.js'
