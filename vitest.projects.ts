@@ -44,5 +44,6 @@ export const unitTests: string[] = [
   'packages/db/src/readReplicas.test.ts',
   'packages/jsonrpc/src/**/*.test.ts',
   'packages/metrics/src/**/*.test.ts',
+  'packages/process/src/**/untilSignal.test.ts',
   'packages/testing/src/unitGuard.test.ts',
 ]

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '@uncle-rpc/config'
 import { type Db, deleteExpiredSessions, pruneAccountTokens, type RequestLimitPolicy } from '@uncle-rpc/db'
+import { listen } from '@uncle-rpc/process'
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 import { accountRoutes } from './api/account.js'
 import type { ApiDeps, SignupMode } from './api/context.js'
@@ -148,14 +149,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
     app,
     server,
     links,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(port, host, () => {
-          server.off('error', reject)
-          resolve(server.address() as AddressInfo)
-        })
-      }),
+    listen: (port, host) => listen(server, { port, host }),
     close: async () => {
       clearInterval(sweep)
       await new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import {
 } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
+import { untilSignal } from '@uncle-rpc/process'
 import { queuePrefix } from './jobs.js'
 import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
@@ -133,10 +134,7 @@ async function index({ config: configPath, options, db, metricsListen }: Indexer
       metricsServer = await serveMetrics({ source: metrics.registry, onError }, metricsListen)
       process.stdout.write(`indexer metrics on ${metricsServer.url}\n`)
     }
-    const signalled = new Promise<string>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'))
-      process.once('SIGTERM', () => resolve('SIGTERM'))
-    })
+    const signalled = untilSignal()
     let fatal: unknown
     const finished = indexer.done.then(
       () => 'done',

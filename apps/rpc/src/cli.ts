@@ -2,24 +2,13 @@ import cluster, { type Worker } from 'node:cluster'
 import { type CommandContext, type Logger, type NetworksConfig, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
+import { untilSignal } from '@uncle-rpc/process'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
 import { createUncleFilter } from './methods/uncleFilter.js'
 import { createRpcServer } from './server.js'
 import { adminReadyBody, type ReadinessReport } from './transport/readiness.js'
 import { answerReadinessRequests, askWorkersReadiness } from './workerReadiness.js'
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
-}
 
 function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): string {
   const host = args.host === '0.0.0.0' || args.host === '::' ? '127.0.0.1' : args.host
