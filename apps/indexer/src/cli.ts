@@ -13,7 +13,7 @@ import {
 import { createDb } from '@uncle-rpc/db'
 import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
 import { untilSignal } from '@uncle-rpc/process'
-import { queuePrefix } from './jobs.js'
+import { queuePrefix } from './jobs/jobs.js'
 import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'

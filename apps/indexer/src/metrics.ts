@@ -4,7 +4,7 @@ import type { Db } from '@uncle-rpc/db'
 import { listIndexedRanges } from '@uncle-rpc/db'
 import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metrics'
 import { type ConnectionOptions, Queue } from 'bullmq'
-import { era1QueueName, queueName } from './jobs.js'
+import { era1QueueName, queueName } from './jobs/jobs.js'
 import type { Progress } from './progress.js'
 import type { Settled, Upstream } from './upstream/createUpstream.js'
 

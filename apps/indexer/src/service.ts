@@ -5,10 +5,10 @@ import type { ConnectionOptions } from 'bullmq'
 import { Redis } from 'ioredis'
 import { ChainIdMismatchError } from './errors.js'
 import type { IndexerMetrics } from './metrics.js'
-import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './networkRunner.js'
+import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './network/networkRunner.js'
 import type { IndexerOptions } from './options.js'
 import { createProgress, formatEta } from './progress.js'
-import { createQueueOwner } from './queueOwner.js'
+import { createQueueOwner } from './planning/queueOwner.js'
 
 export type IndexerDeps = {
   db: Db

@@ -1,9 +1,9 @@
 import type { Hex } from '@uncle-rpc/chain'
 import type { VerifiedBlock } from './fetchRange.js'
-import { type ChainTarget, type ChainWriterDeps, runBreak } from './linkage.js'
+import { type ChainTarget, type ChainWriterDeps, runBreak } from '../writing/linkage.js'
 import { planReorg } from './reorgPlan.js'
-import { UpstreamError } from './upstream/errors.js'
-import { applyWritePlan, type BlockToWrite, type WriteOutcome } from './writer.js'
+import { UpstreamError } from '../upstream/errors.js'
+import { applyWritePlan, type BlockToWrite, type WriteOutcome } from '../writing/writer.js'
 
 // The node path's pipeline for one run of verified blocks: check it is one chain, write it; if
 // the stored chain disagrees, get a reorg plan from the node and write that. One attempt each:

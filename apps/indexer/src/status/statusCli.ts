@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
-import { queuePrefix } from './jobs.js'
+import { queuePrefix } from '../jobs/jobs.js'
 import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork, withRates } from './status.js'
 
 const usage = `Usage: uncle-rpc status [--config <file>] [--json] [--watch [--interval-ms <n>]]

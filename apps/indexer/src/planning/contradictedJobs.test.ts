@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Queue, Worker } from 'bullmq'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { contradictedJobs, requeueContradictedJobs } from './contradictedJobs.js'
-import { decodeRangeJob, encodeRangeJob, rangeJobId } from './jobs.js'
+import { decodeRangeJob, encodeRangeJob, rangeJobId } from '../jobs/jobs.js'
 
 // Against the local Redis, in queues of their own: completed jobs that the database (here a list
 // of indexed ranges) contradicts.

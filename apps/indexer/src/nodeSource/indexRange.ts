@@ -1,8 +1,8 @@
 import { findGaps } from '@uncle-rpc/db'
-import { BlocksRejectedError } from './errors.js'
+import { BlocksRejectedError } from '../errors.js'
 import { fetchRange, unfetchedError } from './fetchRange.js'
-import type { RangeJob } from './jobs.js'
-import { type ChainTarget, type ChainWriterDeps, consecutiveRuns } from './linkage.js'
+import type { RangeJob } from '../jobs/jobs.js'
+import { type ChainTarget, type ChainWriterDeps, consecutiveRuns } from '../writing/linkage.js'
 import { ingestBlocks } from './ingest.js'
 
 export type IndexRangeDeps = ChainWriterDeps & { target: ChainTarget }

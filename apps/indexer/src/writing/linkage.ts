@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import type { Hex } from '@uncle-rpc/chain'
-import type { Upstream } from './upstream/createUpstream.js'
+import type { Upstream } from '../upstream/createUpstream.js'
 
 // The one place that decides whether blocks link by parent hash: within a fetched run, against
 // the stored canonical blocks around it (the writer), and while walking to a fork point (the

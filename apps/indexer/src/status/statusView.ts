@@ -1,4 +1,4 @@
-import { formatEta } from './progress.js'
+import { formatEta } from '../progress.js'
 
 /** `[██████░░░░]` for a fraction in 0…1. */
 export function progressBar(fraction: number, width = 20): string {

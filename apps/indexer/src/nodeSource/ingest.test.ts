@@ -3,10 +3,10 @@ import { canonicalBlocks, createDb, type Db, insertBlocksWithUncles, latestReorg
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { createMethods, createSampleNodeServer, createSyntheticChain, type SyntheticChain } from '@uncle-rpc/sample-node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { compareWithNode } from './_test/compareWithNode.js'
+import { compareWithNode } from '../_test/compareWithNode.js'
 import { fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
-import type { ChainTarget } from './linkage.js'
-import { createUpstream, type Upstream } from './upstream/createUpstream.js'
+import type { ChainTarget } from '../writing/linkage.js'
+import { createUpstream, type Upstream } from '../upstream/createUpstream.js'
 import { ingestBlocks } from './ingest.js'
 
 // ingestBlocks and reorg resolution against a real sample node (in this process, so the

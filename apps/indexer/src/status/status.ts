@@ -11,11 +11,11 @@ import {
   reorgStats,
 } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue } from 'bullmq'
-import { contradictedJobs } from './contradictedJobs.js'
-import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from './jobs.js'
-import { createProbe } from './networkRunner.js'
-import { formatEta } from './progress.js'
-import { ownerKey } from './queueOwner.js'
+import { contradictedJobs } from '../planning/contradictedJobs.js'
+import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from '../jobs/jobs.js'
+import { createProbe } from '../network/networkRunner.js'
+import { formatEta } from '../progress.js'
+import { ownerKey } from '../planning/queueOwner.js'
 import { formatProgress } from './statusView.js'
 
 export type FailedJob = { id: string; attempts: number; reason: string; failedAt: string | undefined }

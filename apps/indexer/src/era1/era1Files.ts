@@ -1,6 +1,6 @@
 import { type EpochRoots, epochSize, loadEpochRoots, publishedEpochRoots } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import type { EpochCoverage } from '../planRanges.js'
+import type { EpochCoverage } from '../planning/planRanges.js'
 import { createEra1Store, type Era1Store } from './store.js'
 import { createVerifyPool, type VerifyPool } from './verifyPool.js'
 

@@ -1,10 +1,10 @@
 import { latestIndexedBlock } from '@uncle-rpc/db'
-import { BlocksRejectedError } from './errors.js'
-import { fetchRange, requireFetched } from './fetchRange.js'
-import type { ChainTarget, ChainWriterDeps } from './linkage.js'
-import type { Progress } from './progress.js'
+import { BlocksRejectedError } from '../errors.js'
+import { fetchRange, requireFetched } from '../nodeSource/fetchRange.js'
+import type { ChainTarget, ChainWriterDeps } from '../writing/linkage.js'
+import type { Progress } from '../progress.js'
 import type { TipLock } from './tipLock.js'
-import { ingestBlocks } from './ingest.js'
+import { ingestBlocks } from '../nodeSource/ingest.js'
 
 export type TipFollowerDeps = ChainWriterDeps & { lock: TipLock; progress: Progress }
 

@@ -1,13 +1,13 @@
 import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
 import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
-import type { Era1FileRef, Era1Store } from './era1/store.js'
-import { epochBlocks } from './era1/verifyEpoch.js'
-import type { VerifyPool } from './era1/verifyPool.js'
-import { Era1ConflictError } from './errors.js'
-import type { IndexRangeResult } from './indexRange.js'
-import type { EpochJob } from './jobs.js'
-import { type ChainWriterDeps, consecutiveRuns } from './linkage.js'
-import { applyWritePlan } from './writer.js'
+import type { Era1FileRef, Era1Store } from './store.js'
+import { epochBlocks } from './verifyEpoch.js'
+import type { VerifyPool } from './verifyPool.js'
+import { Era1ConflictError } from '../errors.js'
+import type { IndexRangeResult } from '../nodeSource/indexRange.js'
+import type { EpochJob } from '../jobs/jobs.js'
+import { type ChainWriterDeps, consecutiveRuns } from '../writing/linkage.js'
+import { applyWritePlan } from '../writing/writer.js'
 
 export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
   store: Era1Store

@@ -1,9 +1,9 @@
 import { canonicalBlocks, type CanonicalBlockRef } from '@uncle-rpc/db'
-import { BlocksRejectedError, ReorgTooDeepError } from './errors.js'
+import { BlocksRejectedError, ReorgTooDeepError } from '../errors.js'
 import { type FetchRangeResult, fetchBlocksByHash, fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
-import { type ChainTarget, type ChainWriterDeps, links, runBreak } from './linkage.js'
-import { UpstreamError } from './upstream/errors.js'
-import type { ReorgPlan } from './writer.js'
+import { type ChainTarget, type ChainWriterDeps, links, runBreak } from '../writing/linkage.js'
+import { UpstreamError } from '../upstream/errors.js'
+import type { ReorgPlan } from '../writing/writer.js'
 
 // Reorg planning: the node's current chain is the truth. Fetch it over the heights in question,
 // walk down (by parent hash) while the stored canonical block is not its parent, walk up (by

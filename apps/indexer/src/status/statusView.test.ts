@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatEta } from './progress.js'
+import { formatEta } from '../progress.js'
 import { formatProgress, progressBar } from './statusView.js'
 
 describe('status view', () => {

@@ -9,10 +9,10 @@ import {
   uncleSizeFromRlpLength,
   verifyBlock,
 } from '@uncle-rpc/chain'
-import { NodeAnswerError, type RejectedBlock } from './errors.js'
-import type { Settled, Upstream } from './upstream/createUpstream.js'
-import { UpstreamError } from './upstream/errors.js'
-import { worstFailure } from './upstream/requestMany.js'
+import { NodeAnswerError, type RejectedBlock } from '../errors.js'
+import type { Settled, Upstream } from '../upstream/createUpstream.js'
+import { UpstreamError } from '../upstream/errors.js'
+import { worstFailure } from '../upstream/requestMany.js'
 
 /** A block and its uncles, fetched from the node and verified against their hashes. */
 export type VerifiedBlock = {
