@@ -5,7 +5,7 @@ import { createEra1Store, type Era1Store } from './store.js'
 import { createVerifyPool, type VerifyPool } from './verifyPool.js'
 
 /** A network's era1 files: where they are, the roots they must match, and who verifies them. */
-export type Era1Source = {
+export type Era1Files = {
   store: Era1Store
   roots: EpochRoots | undefined
   verifier: VerifyPool
@@ -14,17 +14,17 @@ export type Era1Source = {
   close(): Promise<void>
 }
 
-export type Era1SourceOptions = { keepEra1: boolean; verifyThreads: number; listTtlMs?: number }
+export type Era1FilesOptions = { keepEra1: boolean; verifyThreads: number; listTtlMs?: number }
 
 /**
- * Opens a network's era1 source. Without published roots (no `era1Roots`, and no built-in set
+ * Opens a network's era1 files (a directory or a mirror). Without published roots (no `era1Roots`, and no built-in set
  * for the chain) it says loudly that files are only checked against themselves.
  */
-export function createEra1Source(
+export function openEra1Files(
   config: NetworkConfig & { era1: string },
-  options: Era1SourceOptions,
+  options: Era1FilesOptions,
   logger: Logger,
-): Era1Source {
+): Era1Files {
   // Note: mainnet's published roots ship with packages/chain; other chains bring a file.
   const roots = config.era1Roots !== undefined ? loadEpochRoots(config.era1Roots) : publishedEpochRoots(BigInt(config.chainId))
   const store = createEra1Store(config.era1, {

@@ -12,7 +12,7 @@ import type { ChainTarget } from '../writing/linkage.js'
 import type { Progress } from '../progress.js'
 import type { Upstream } from '../upstream/createUpstream.js'
 
-export type RangeWorkerOptions = {
+export type JobWorkerOptions = {
   network: string
   /** The queue to take jobs from (range jobs and epoch jobs have one each). */
   queue: string
@@ -26,7 +26,7 @@ export type RangeWorkerOptions = {
   lockDurationMs: number
 }
 
-export type RangeWorkerDeps = {
+export type JobWorkerDeps = {
   connection: ConnectionOptions
   prefix: string
   db: Db
@@ -47,7 +47,7 @@ export type RangeWorkerDeps = {
  * `verificationAttempts`, anything else the queue's attempts. Only this file turns errors into
  * UnrecoverableError.
  */
-export function createRangeWorker(deps: RangeWorkerDeps, options: RangeWorkerOptions): Worker {
+export function createJobWorker(deps: JobWorkerDeps, options: JobWorkerOptions): Worker {
   const logger = deps.logger.child({ network: options.network })
   const processor = async (job: Job): Promise<IndexRangeResult> => {
     const started = performance.now()

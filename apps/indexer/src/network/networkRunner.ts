@@ -4,7 +4,7 @@ import { type Db, registerNetwork } from '@uncle-rpc/db'
 import { type ConnectionOptions, Queue, type Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { ChainIdMismatchError, NetworkStartError } from '../errors.js'
-import { createEra1Source, type Era1Source } from '../era1/era1Files.js'
+import { openEra1Files, type Era1Files } from '../era1/era1Files.js'
 import { type PlanSnapshot, planNetwork } from '../planning/planner.js'
 import type { QueueOwner } from '../planning/queueOwner.js'
 import { jobBackoff } from '../jobs/jobBackoff.js'
@@ -16,7 +16,7 @@ import type { Progress } from '../progress.js'
 import { startTipFollower, type TipFollower } from '../headFollowing/tipFollower.js'
 import { createTipLock } from '../headFollowing/tipLock.js'
 import { createUpstream, type Upstream } from '../upstream/createUpstream.js'
-import { createRangeWorker } from '../jobs/jobWorker.js'
+import { createJobWorker } from '../jobs/jobWorker.js'
 
 export type NetworkRunnerDeps = {
   db: Db
@@ -103,7 +103,7 @@ export function startNetworkRunner(
       : counted(createUpstream({ url: rpcUrl, batchSize: options.batchSize, maxInFlight: options.maxInFlight, onFailed }))
   const probe = rpcUrl === undefined ? undefined : counted(createProbe({ ...config, rpcUrl }))
   const era1Url = config.era1
-  let era1: Era1Source | undefined
+  let era1: Era1Files | undefined
   let era1Queue: Queue | undefined
   let era1Worker: Worker | undefined
   let uncoveredWarned = false
@@ -241,13 +241,13 @@ export function startNetworkRunner(
       w.on('failed', replanSoon)
     }
     if (upstream) {
-      worker = createRangeWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
+      worker = createJobWorker(workerDeps, { ...workerOptions, queue: queueName(config.name), concurrency: options.concurrency })
       replanWhenDrained(worker, queue)
     }
     if (era1) {
       // Note: a queue of its own, so epoch files (megabytes each, held in memory) run a few at a time.
       era1Queue = newQueue(era1QueueName(config.name))
-      era1Worker = createRangeWorker(workerDeps, { ...workerOptions, queue: era1QueueName(config.name), concurrency: options.era1Concurrency })
+      era1Worker = createJobWorker(workerDeps, { ...workerOptions, queue: era1QueueName(config.name), concurrency: options.era1Concurrency })
       replanWhenDrained(era1Worker, era1Queue)
     }
     planTimer = setInterval(planSoon, options.planIntervalMs)
@@ -274,7 +274,7 @@ export function startNetworkRunner(
 
   if (era1Url !== undefined) {
     try {
-      era1 = createEra1Source({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger)
+      era1 = openEra1Files({ ...config, era1: era1Url }, { keepEra1: options.keepEra1, verifyThreads: options.era1VerifyThreads }, logger)
     } catch (error) {
       stopped = true
       queueMicrotask(() => hooks.onFatal(error instanceof BaseError ? error : new NetworkStartError(errorText(error), { cause: error })))

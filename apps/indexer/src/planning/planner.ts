@@ -1,7 +1,7 @@
 import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db'
 import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
-import type { Era1Source } from '../era1/era1Files.js'
+import type { Era1Files } from '../era1/era1Files.js'
 import { requeueContradictedJobs } from './contradictedJobs.js'
 import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, rangeJobId, rangeJobName } from '../jobs/jobs.js'
 import type { BlockRange } from '@uncle-rpc/chain'
@@ -16,7 +16,7 @@ export type PlanNetworkDeps = {
   /** The node's range queue; undefined without an rpcUrl. */
   rangeQueue: Queue | undefined
   era1Queue: Queue | undefined
-  era1: Era1Source | undefined
+  era1: Era1Files | undefined
   /** Whether the queues are this database's (queueOwner.ts); absent: not checked. */
   owner?: QueueOwner | undefined
 }
