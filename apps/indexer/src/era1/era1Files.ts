@@ -17,8 +17,9 @@ export type Era1Files = {
 export type Era1FilesOptions = { keepEra1: boolean; verifyThreads: number; listTtlMs?: number }
 
 /**
- * Opens a network's era1 files (a directory or a mirror). Without published roots (no `era1Roots`, and no built-in set
- * for the chain) it says loudly that files are only checked against themselves.
+ * Opens a network's era1 files (a directory or a mirror). Without published roots (no
+ * `era1Roots`, and no built-in set for the chain) it says loudly that files are only checked
+ * against themselves.
  */
 export function openEra1Files(
   config: NetworkConfig & { era1: string },
