@@ -1,8 +1,8 @@
 import { createLogger } from '@uncle-rpc/config'
-import { canonicalBlocks, createDb, type Db, insertBlocksWithUncles, latestReorgId, listIndexedRanges, markRangeIndexed, registerNetwork, replacedBlocks, reorgsSince, setBlocksCanonical } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { canonicalBlocks, type Db, insertBlocksWithUncles, latestReorgId, listIndexedRanges, markRangeIndexed, registerNetwork, replacedBlocks, reorgsSince, setBlocksCanonical } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { createMethods, createSampleNodeServer, createSyntheticChain, type SyntheticChain } from '@uncle-rpc/sample-node'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { compareWithNode } from '../_test/compareWithNode.js'
 import { fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
 import type { ChainTarget } from '../writing/linkage.js'
@@ -12,21 +12,8 @@ import { ingestBlocks } from './ingest.js'
 // ingestBlocks and reorg resolution against a real sample node (in this process, so the
 // test decides when its synthetic chain reorganises) and a real Postgres.
 
-let database: TestDatabase
 let db: Db
-let closeDb: () => Promise<void>
-const logs: { level: number; msg: string; depth?: number }[] = []
-const logger = createLogger({ level: 'info', name: 'test', destination: { write: (line: string) => void logs.push(JSON.parse(line)) } })
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close: closeDb } = createDb({ url: database.url, max: 6 }))
-})
-
-afterAll(async () => {
-  await closeDb?.()
-  await database?.drop()
-})
+useTestDatabase({ max: 6 }, (opened) => (db = opened.db))
 
 /** A synthetic chain served over HTTP, and a registered network for it. */
 async function setup(name: string, blocks: number, confirmations = 3) {
@@ -37,6 +24,9 @@ async function setup(name: string, blocks: number, confirmations = 3) {
   const upstream = createUpstream({ url })
   await registerNetwork(db, { name, chainId: 1337n })
   const target: ChainTarget = { network: name, fromBlock: 0n, confirmations: BigInt(confirmations) }
+  // Note: each setup logs to its own array, so a test reads only its own lines.
+  const logs: { level: number; msg: string; depth?: number }[] = []
+  const logger = createLogger({ level: 'info', name: 'test', destination: { write: (line: string) => void logs.push(JSON.parse(line)) } })
   const deps = { db, upstream, logger }
   const fetch = async (from: number, to: number): Promise<VerifiedBlock[]> => {
     const numbers = Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i))
@@ -46,7 +36,7 @@ async function setup(name: string, blocks: number, confirmations = 3) {
   }
   const write = (blocks: VerifiedBlock[]) => ingestBlocks(deps, target, blocks)
   const agrees = async () => compareWithNode(db, { network: name, url, from: 0n, head: chain.head() })
-  return { chain: chain as SyntheticChain, url, upstream: upstream as Upstream, target, fetch, write, agrees, close: () => server.close() }
+  return { chain: chain as SyntheticChain, url, upstream: upstream as Upstream, target, fetch, write, agrees, logs, close: () => server.close() }
 }
 
 describe('ingestBlocks', () => {
@@ -76,7 +66,7 @@ describe('ingestBlocks', () => {
       expect(replaced.map((r) => r.number)).toEqual([95n, 96n, 97n, 98n, 99n])
       const [event] = await reorgsSince(db, { afterId: before, network: 'reorg' })
       expect(event).toMatchObject({ fromBlock: 95n, toBlock: 99n, depth: 5, oldHash: replaced[4]?.hash })
-      expect(logs.find((l) => l.msg === 'reorg deeper than confirmations')).toMatchObject({ level: 50, depth: 5 })
+      expect(s.logs.find((l) => l.msg === 'reorg deeper than confirmations')).toMatchObject({ level: 50, depth: 5 })
       expect(await listIndexedRanges(db, { network: 'reorg' })).toEqual([{ from: 0n, to: 100n }])
     } finally {
       await s.close()
@@ -87,11 +77,11 @@ describe('ingestBlocks', () => {
     const s = await setup('shallow', 50, 10)
     try {
       await s.write(await s.fetch(0, 49))
-      logs.length = 0
+      s.logs.length = 0
       s.chain.reorg(2)
       await s.write(await s.fetch(49, 50))
       expect(await s.agrees()).toEqual([])
-      expect(logs.map((l) => [l.level, l.msg, l.depth])).toEqual([[30, 'reorg', 2]])
+      expect(s.logs.map((l) => [l.level, l.msg, l.depth])).toEqual([[30, 'reorg', 2]])
     } finally {
       await s.close()
     }
