@@ -1,18 +1,20 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createApiKey, createDb, migrateDatabase, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
-import pg from 'pg'
-import { derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { createApiKey, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
 import { freePort } from '@uncle-rpc/testing'
 import { benchRoot, bucketQuantile, formatRow, httpRow, type LoadOptions, requireTools, type Row, wsRow } from './rpcLoad.js'
+import { createBenchDatabase } from './rpcSetup.js'
+import { anvilBinary, waitForGenesis } from './anvil.js'
 
 // npm run bench:rpc -- [--duration 5] [--warmup 2] [--rounds 1] [--connections 64] [--threads 2] [--workers 2]
 //   [--skip-anvil] [--metrics-only] [--restricted-only] [--server-core 1] [--load-core 0] [--ws-connections 8] [--ws-depth 8]
+//   [--cpu-prof-dir DIR] (each of our server processes writes a V8 CPU profile there when it stops)
+//   [--baseline DIR] (another checkout with its own node_modules, e.g. a worktree of an older commit:
+//   the four acceptance rows of both, alternating --rounds times, and the ratios this / baseline)
 // Every server runs in its own process pinned to one core (`taskset -c 1`); the load comes from
 // wrk (`taskset -c 0 wrk -t2 -c64`, bench/wrk/bodies.lua) or, for WebSocket, from
 // bench/wsLoad.ts pinned to the same load core. Postgres and Redis are not pinned. Figures and
@@ -36,6 +38,8 @@ const { values: flags } = parseArgs({
     'skip-anvil': { type: 'boolean', default: false },
     'metrics-only': { type: 'boolean', default: false },
     'restricted-only': { type: 'boolean', default: false },
+    'cpu-prof-dir': { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 const load: LoadOptions = {
@@ -86,81 +90,17 @@ function stop(child: ChildProcess): Promise<void> {
   })
 }
 
-/** Polls anvil until it answers; returns its genesis block hash. */
-async function waitForGenesis(url: string): Promise<string> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['0x0', false] })
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-      return ((await res.json()) as { result: { hash: string } }).result.hash
-    } catch {
-      // Note: not listening yet; try again shortly.
-      await new Promise((resolveWait) => setTimeout(resolveWait, 100))
-    }
-  }
-  throw new Error(`anvil did not start at ${url}`)
-}
-
-const anvilVersion = '1.7.1'
-
-/**
- * anvil's binary, from its npm platform package (not a project dependency: the lockfile would
- * list every platform's package). The first run installs it into `.cache/anvil` (ignored by git);
- * undefined when that fails (no registry access): the anvil row is then left out.
- */
-function anvilBinary(): string | undefined {
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch
-  const name = `@foundry-rs/anvil-${process.platform}-${arch}`
-  const prefix = join(benchRoot, '.cache', 'anvil')
-  const binary = join(prefix, 'node_modules', name, 'bin', 'anvil')
-  if (!existsSync(binary)) {
-    log(`installing ${name}@${anvilVersion} into ${prefix}`)
-    try {
-      execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `${name}@${anvilVersion}`], { stdio: 'inherit' })
-    } catch (error) {
-      log(`anvil not installed (${(error as Error).message.split('\n')[0]}); its row is left out (--skip-anvil skips it)`)
-      return undefined
-    }
-  }
-  return binary
-}
-
 async function main(): Promise<void> {
   requireTools()
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-  const url = new URL(base)
-  url.pathname = `/uncle_rpc_bench_${process.pid}`
-  await migrateDatabase({ url: url.toString() })
-  const database = createDb({ url: url.toString(), max: 2 })
+  const bench = await createBenchDatabase()
+  const { database, key, limits, config, dir, file, uncles, call, randomFile, oneFile, unknownFile, oneAnswer } = bench
   const children: ChildProcess[] = []
   try {
-    await seedMainnetUncles(database.db)
-    // Note: the fresh tables' autovacuum and the seed's checkpoint would otherwise run during the first rows.
-    await database.pool.query('vacuum analyze')
-    await database.pool.query('checkpoint')
-    // Note: limits far above any load here, so the rate limiter is exercised (one Redis script per tenth of the limit) but never refuses.
-    const limits = { plan: 'core', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 } as const
-    const { key } = await createApiKey(database.db, { ...limits, label: 'bench' })
-    const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-'))
-    const file = (name: string, lines: readonly string[]) => {
-      const path = join(dir, name)
-      writeFileSync(path, `${lines.join('\n')}\n`)
-      return path
-    }
-    const config = file('networks.json', [JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] })])
-
-    const uncles = derivedUncles()
-    const call = (id: number, hash: string, index: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_getUncleByBlockHashAndIndex', params: [hash, index] })
-    const randomFile = file('random.txt', uncles.map((u, i) => call(i, u.blockHash, u.index)))
     const first = uncles[0]!
-    const oneFile = file('one.txt', [call(0, first.blockHash, first.index)])
-    const oneAnswer = `{"jsonrpc":"2.0","id":0,"result":${expectedResultJson(first.result)}}`
     const answerFile = join(dir, 'answer.json')
     writeFileSync(answerFile, oneAnswer)
     let nullFile = file('null.txt', [call(0, `0x${'ab'.repeat(32)}`, '0x0')])
-    // Note: distinct unknown hashes: no two concurrent requests share a lookup, every one reaches Postgres.
-    const unknownFile = file('unknown.txt', Array.from({ length: 5000 }, (_, i) => call(i, `0x${randomBytes(32).toString('hex')}`, '0x0')))
-    log(`database ${url.pathname.slice(1)}: ${uncles.length} uncles; one known uncle's answer ${oneAnswer.length} bytes; server on core ${serverCore}, load on core ${load.loadCore}: wrk -t${load.threads} -c${load.connections}, ${load.duration} s runs after ${load.warmup} s warmup, the median of ${load.rounds} per row`)
+    log(`database ${new URL(bench.url).pathname.slice(1)}: ${uncles.length} uncles; one known uncle's answer ${oneAnswer.length} bytes; server on core ${serverCore}, load on core ${load.loadCore}: wrk -t${load.threads} -c${load.connections}, ${load.duration} s runs after ${load.warmup} s warmup, the median of ${load.rounds} per row`)
 
     const tsx = ['--import', 'tsx']
     const reference = (mode: string, arg: string) => {
@@ -168,13 +108,13 @@ async function main(): Promise<void> {
       children.push(started.child)
       return started
     }
-    const ours = (args: string[] = [], core: string | undefined = serverCore) => {
+    const ours = (args: string[] = [], core: string | undefined = serverCore, root = benchRoot) => {
       const started = startProcess(
         core,
         process.execPath,
-        ['apps/cli/bin/uncle-rpc.js', 'rpc', '--config', config, '--port', '0', ...args],
+        [...(flags['cpu-prof-dir'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', flags['cpu-prof-dir']]), join(root, 'apps/cli/bin/uncle-rpc.js'), 'rpc', '--config', config, '--port', '0', ...args],
         /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//,
-        { DATABASE_URL: url.toString() },
+        { DATABASE_URL: bench.url },
       )
       children.push(started.child)
       return started
@@ -237,7 +177,7 @@ async function main(): Promise<void> {
     // uncles: null). For us it is an unknown block: null too, after a lookup (never cached).
     let anvilRow: Row | undefined
     let anvilWsRow: Row | undefined
-    const anvilPath = flags['skip-anvil'] ? undefined : anvilBinary()
+    const anvilPath = flags['skip-anvil'] ? undefined : anvilBinary(log)
     if (anvilPath !== undefined) {
       const port = await freePort()
       const anvil = spawn('taskset', ['-c', serverCore, anvilPath, '--quiet', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
@@ -249,6 +189,46 @@ async function main(): Promise<void> {
         await wsRow(`anvil: WebSocket, null answer (${wsConnections} sockets × ${wsDepth} in flight)`, `ws://127.0.0.1:${port}/`, nullFile, load, wsDepth, wsConnections, anvil.pid),
       )
       await stop(anvil)
+    }
+
+    if (flags.baseline !== undefined) {
+      // The acceptance rows of this checkout and of the baseline, alternating, so both see the same machine.
+      const root = resolve(flags.baseline)
+      const versions = [
+        { label: 'this', root: benchRoot },
+        { label: 'baseline', root },
+      ]
+      const measured: Record<string, Row[]> = {}
+      const keep = (label: string, row: Row) => {
+        measured[`${label}: ${row.name}`] = [...(measured[`${label}: ${row.name}`] ?? []), record({ ...row, name: `${label}: ${row.name}` })]
+      }
+      const single = { ...load, rounds: 1 }
+      for (let round = 1; round <= Math.max(1, load.rounds); round++)
+        for (const version of round % 2 === 1 ? versions : [...versions].reverse()) {
+          const server = ours(['--metrics-port', '0'], serverCore, version.root)
+          const serverUrl = await oursUrl(server)
+          const pid = server.child.pid
+          keep(version.label, await httpRow('one known uncle, cache on', serverUrl, oneFile, single, { serverPid: pid }))
+          keep(version.label, await httpRow('null answers, 5,000 random unknown hashes', serverUrl, unknownFile, single, { serverPid: pid }))
+          keep(version.label, await wsRow(`WebSocket, random known uncles (${wsConnections} × ${wsDepth})`, `ws://127.0.0.1:${await server.port}/ws/v3/${key}`, randomFile, single, wsDepth, wsConnections, pid))
+          await stop(server.child)
+          const cold = ours(['--metrics-port', '0', '--cache-entries', '0'], serverCore, version.root)
+          keep(version.label, await httpRow('random known uncles, cache off', await oursUrl(cold), randomFile, single, { serverPid: cold.child.pid }))
+          await stop(cold.child)
+        }
+      const mid = (runs: Row[], of: (r: Row) => number) => runs.map(of).sort((a, b) => a - b)[Math.floor((runs.length - 1) / 2)]!
+      const lines = Object.keys(measured)
+        .filter((name) => name.startsWith('this: '))
+        .map((name) => {
+          const now = measured[name]!
+          const before = measured[name.replace(/^this: /, 'baseline: ')]!
+          const cpu = (r: Row) => r.cpuUsPerRequest ?? Number.NaN
+          const vsAnvil = anvilRow === undefined || name.includes('WebSocket') ? '' : `; this / anvil null ${(mid(now, (r) => r.rate) / anvilRow.rate).toFixed(2)}×`
+          const wsVsAnvil = anvilWsRow !== undefined && name.includes('WebSocket') ? `; this / anvil WebSocket null ${(mid(now, (r) => r.rate) / anvilWsRow.rate).toFixed(2)}×` : ''
+          return `${name.slice(6)}: this / baseline ${(mid(now, (r) => r.rate) / mid(before, (r) => r.rate)).toFixed(2)}× by rate, ${(mid(before, cpu) / mid(now, cpu)).toFixed(2)}× by server CPU per request${vsAnvil}${wsVsAnvil}`
+        })
+      process.stdout.write(['', '| run | rate | p50 ms | p99 ms | server µs CPU/req | |', '| --- | ---: | ---: | ---: | ---: | --- |', ...rows.map(formatRow), '', ...lines, ''].join('\n'))
+      return
     }
 
     const bare = reference('ceiling', answerFile)
@@ -301,7 +281,7 @@ async function main(): Promise<void> {
     const wsBareRow = record(await wsRow(`bare ws server sending our exact answer bytes (${wsConnections} × ${wsDepth})`, `ws://127.0.0.1:${await wsBare.port}/`, randomFile, load, wsDepth, wsConnections, wsBare.child.pid))
     await stop(wsBare.child)
 
-    const naive = reference('naive', url.toString())
+    const naive = reference('naive', bench.url)
     record(await httpRow('naive: Express + express.json() + pg, random known uncles', await oursUrl(naive), randomFile, load, { serverPid: naive.child.pid }))
     await stop(naive.child)
 
@@ -348,11 +328,7 @@ async function main(): Promise<void> {
     process.stdout.write(table.join('\n'))
   } finally {
     await Promise.all(children.map(stop))
-    await database.close()
-    const admin = new pg.Client({ connectionString: base.toString() })
-    await admin.connect()
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(url.pathname.slice(1))} with (force)`)
-    await admin.end()
+    await bench.drop()
   }
 }
 

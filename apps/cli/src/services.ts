@@ -1,5 +1,4 @@
-import type { Env } from '@uncle-rpc/config'
-import { Redis } from 'ioredis'
+import { createRedisClient, describeRedisTarget, type Env, oneShotTuning, parseRedisUrl } from '@uncle-rpc/config'
 import pg from 'pg'
 
 function describe(error: unknown): string {
@@ -7,10 +6,10 @@ function describe(error: unknown): string {
   return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error)
 }
 
-/** Where a connection URL points, without its password. */
+/** Where a Postgres URL points, without its password. */
 function place(url: string): string {
   const u = new URL(url)
-  return `${u.hostname}:${u.port || (u.protocol.startsWith('redis') ? '6379' : '5432')}`
+  return `${u.hostname}:${u.port || '5432'}`
 }
 
 /**
@@ -36,19 +35,26 @@ export async function checkServices(env: Env): Promise<string[]> {
   } finally {
     await client.end().catch(() => undefined)
   }
-  const redis = new Redis(env.REDIS_URL, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  const target = parseRedisUrl(env.REDIS_URL)
+  const redis = createRedisClient(target, { ...oneShotTuning, lazyConnect: true, maxRetriesPerRequest: 0 })
   redis.on('error', () => undefined) // Note: the failure is reported below; ioredis would also emit it.
   try {
     await redis.connect()
     await redis.ping()
   } catch (error) {
     problems.push(
-      [
-        `Redis is not answering at ${place(env.REDIS_URL)} (${describe(error)}). Start it with one of:`,
-        '  docker compose up -d postgres redis',
-        '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379      # local service',
-        'or point REDIS_URL at your server.',
-      ].join('\n'),
+      target.kind === 'sentinel'
+        ? [
+            `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}).`,
+            `Check that the sentinels run and monitor "${target.masterName}" (redis-cli -p <port> sentinel get-master-addr-by-name ${target.masterName}),`,
+            'or point REDIS_URL at your server.',
+          ].join('\n')
+        : [
+            `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}). Start it with one of:`,
+            '  docker compose up -d postgres redis',
+            '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379      # local service',
+            'or point REDIS_URL at your server.',
+          ].join('\n'),
     )
   } finally {
     redis.disconnect()

@@ -7,6 +7,7 @@ import {
   integerFlag,
   parseDbTimeoutFlags,
   parseFlags,
+  parseRedisUrl,
   resolveNetworksConfig,
   runCommand,
 } from '@uncle-rpc/config'
@@ -56,7 +57,8 @@ ${metricsUsage}
   -h, --help
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc),
-REDIS_URL (default redis://127.0.0.1:6379), UNCLE_RPC_CONFIG, LOG_LEVEL.
+REDIS_URL (default redis://127.0.0.1:6379; under Redis Sentinel
+redis+sentinel://[:password@]host:port[,host:port…]/<master name>[/<db>]), UNCLE_RPC_CONFIG, LOG_LEVEL.
 Run \`uncle-rpc migrate\` first.
 `
 
@@ -121,11 +123,10 @@ async function index({ config: configPath, options, db, metricsListen }: Indexer
   const metrics = metricsListen === undefined ? undefined : createIndexerMetrics()
   const database = createDb({ url: env.DATABASE_URL, logger, timeouts: db })
   let metricsServer: MetricsServer | undefined
-  const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null }
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {
     const indexer = await startIndexer(
-      { db: database.db, connection, redisUrl: env.REDIS_URL, prefix: queuePrefix(env.DATABASE_URL), logger, metrics },
+      { db: database.db, redis: parseRedisUrl(env.REDIS_URL), prefix: queuePrefix(env.DATABASE_URL), logger, metrics },
       config.networks,
       options,
     )

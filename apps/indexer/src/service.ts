@@ -1,8 +1,7 @@
 import type { BaseError } from '@uncle-rpc/chain'
-import type { Logger, NetworkConfig } from '@uncle-rpc/config'
+import { createRedisClient, type Logger, type NetworkConfig, producerTuning, type RedisTarget, warnUnlessNoEviction, workerTuning } from '@uncle-rpc/config'
 import { type Db, getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db'
-import type { ConnectionOptions } from 'bullmq'
-import { Redis } from 'ioredis'
+import { bullmqConnection } from './bullmqConnection.js'
 import { ChainIdMismatchError } from './errors.js'
 import type { IndexerMetrics } from './metrics.js'
 import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './network/networkRunner.js'
@@ -12,9 +11,8 @@ import { createQueueOwner } from './planning/queueOwner.js'
 
 export type IndexerDeps = {
   db: Db
-  connection: ConnectionOptions
-  /** Redis for the tip follower's lease (the same server as the queues). */
-  redisUrl: string
+  /** Redis (REDIS_URL) for the job queues, the head lease and the queue owner record. */
+  redis: RedisTarget
   prefix: string
   logger: Logger
   /** Prometheus metrics (metrics.ts); absent = off. */
@@ -64,8 +62,12 @@ export async function startIndexer(
     if (registered.mismatch) throw new ChainIdMismatchError(config.name, config.chainId, registered.mismatch.stored, 'the database')
   }
 
-  const redis = new Redis(deps.redisUrl, { maxRetriesPerRequest: 2 })
+  // Workers wait through a Redis failover; producers (planning, metrics) fail fast and retry on their own.
+  const connection = bullmqConnection(deps.redis, workerTuning)
+  const queueConnection = bullmqConnection(deps.redis, producerTuning)
+  const redis = createRedisClient(deps.redis, { maxRetriesPerRequest: 2 })
   redis.on('error', (error) => deps.logger.debug({ msg: 'redis (tip lease) connection error', error: error.message }))
+  warnUnlessNoEviction(redis, deps.logger)
   const owner = createQueueOwner(redis, deps.prefix, () => getDatabaseIdentity(deps.db), deps.logger)
   // Note: at start, so a queue left from an earlier database is cleared (and said) before any
   // planning; when Redis cannot be asked yet, the first planning pass that can does it.
@@ -91,7 +93,7 @@ export async function startIndexer(
   for (const [i, config] of networks.entries())
     runners.push(
       startNetworkRunner(
-        { db: deps.db, connection: deps.connection, prefix: deps.prefix, logger: deps.logger, progress, redis, owner, metrics: deps.metrics },
+        { db: deps.db, connection, queueConnection, prefix: deps.prefix, logger: deps.logger, progress, redis, owner, metrics: deps.metrics },
         config,
         options,
         hooks,
@@ -101,7 +103,7 @@ export async function startIndexer(
 
   const watched = deps.metrics?.watch({
     db: deps.db,
-    connection: deps.connection,
+    connection: queueConnection,
     prefix: deps.prefix,
     networks: () => runners.map((r) => ({ name: r.config.name, fromBlock: r.config.fromBlock, toBlock: r.config.toBlock, planned: r.lastPlan?.target })),
   })

@@ -135,7 +135,9 @@ revoked key → 401 "invalid project id", a key that cannot be checked now (data
 → 503 -32603 with Retry-After (WebSocket: the upgrade is refused the same way), Content-Type not application/json → 415; all with a
 JSON-RPC error body. Answers carry no trailing newline (a partner's answer is passed on as it
 came, marked X-Failover: partner).
-Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL, UNCLE_RPC_CONFIG, LOG_LEVEL. Run \`uncle-rpc migrate\` first.
+Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL (redis://…, or under Redis Sentinel
+redis+sentinel://host:port[,host:port…]/<master name>), UNCLE_RPC_CONFIG, LOG_LEVEL.
+Run \`uncle-rpc migrate\` first.
 `
 
 const integer = integerFlag

@@ -55,7 +55,7 @@ describe('parseEnv', () => {
     ).toThrowErrorMatchingInlineSnapshot(`
       [ConfigError: Invalid configuration in the environment:
         DATABASE_URL: expected a postgres:// or postgresql:// URL
-        REDIS_URL: expected a redis:// or rediss:// URL
+        REDIS_URL: expected a redis://, rediss://, redis+sentinel:// or rediss+sentinel:// URL
         LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent]
     `)
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ConfigError, formatIssues } from './issues.js'
+import { parseRedisUrl, RedisUrlError } from './redisUrl.js'
 
 // The one place process.env is interpreted: apps call parseEnv(process.env) once in main.
 
@@ -23,6 +24,15 @@ function urlWithScheme(schemes: readonly string[]) {
   }, expected)
 }
 
+const redisUrl = z.string().superRefine((value, ctx) => {
+  try {
+    parseRedisUrl(value)
+  } catch (error) {
+    if (!(error instanceof RedisUrlError)) throw error
+    ctx.addIssue({ code: 'custom', message: error.shortMessage })
+  }
+})
+
 // Note: an empty variable (`DATABASE_URL= uncle-rpc …`, or `${X:-}` in compose files) counts as unset.
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value)
 
@@ -35,7 +45,7 @@ const envSchema = z.object({
     (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((u) => u.trim()) : undefined),
     z.array(urlWithScheme(['postgres:', 'postgresql:'])).default([]),
   ),
-  REDIS_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['redis:', 'rediss:']).default('redis://127.0.0.1:6379')),
+  REDIS_URL: z.preprocess(unsetIfEmpty, redisUrl.default('redis://127.0.0.1:6379')),
   UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),
   SMTP_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['smtp:', 'smtps:']).optional()),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info')),
@@ -48,7 +58,11 @@ export type Env = Readonly<{
   DATABASE_URL: string
   /** Read replicas of DATABASE_URL (comma-separated in the variable); the RPC reads uncles and blocks from them. Default none. */
   DATABASE_READ_URL: readonly string[]
-  /** Redis connection string for the BullMQ queues. Default `redis://127.0.0.1:6379`. */
+  /**
+   * Redis for the job queues, the head lease and rate limits: `redis://` / `rediss://` (one server) or
+   * `redis+sentinel://[:password@]host:port[,host:port…]/<master name>[/<db>]` (Sentinel; see
+   * parseRedisUrl). Default `redis://127.0.0.1:6379`.
+   */
   REDIS_URL: string
   /** Path of the networks config file (JSON), if set. */
   UNCLE_RPC_CONFIG?: string

@@ -18,14 +18,14 @@ export type RedisServer = {
   thaw(): void
 }
 
-/** Starts a private redis-server on 127.0.0.1 and a free port. */
-export async function startRedisServer(): Promise<RedisServer> {
+/** Starts a private redis-server on 127.0.0.1 and a free port; `args`: more redis-server options (`--maxmemory-policy`, `allkeys-lru`). */
+export async function startRedisServer({ args = [] }: { args?: readonly string[] } = {}): Promise<RedisServer> {
   const port = await freePort()
   let child: ChildProcess | undefined
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       child = started

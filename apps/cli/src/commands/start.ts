@@ -28,7 +28,8 @@ Flags:
   --dashboard-port <n>   dashboard port (default 8547; 0 = any free port)
   -h, --help
 
-Needs PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL) running.
+Needs PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL: redis://…, or redis+sentinel://… under
+Redis Sentinel) running.
 `
 
 

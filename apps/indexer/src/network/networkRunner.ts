@@ -20,7 +20,10 @@ import { createJobWorker } from '../jobs/jobWorker.js'
 
 export type NetworkRunnerDeps = {
   db: Db
+  /** Redis for the BullMQ workers (commands wait through a reconnect). */
   connection: ConnectionOptions
+  /** Redis for the queues this process adds jobs to and reads (commands fail at once while disconnected). */
+  queueConnection: ConnectionOptions
   prefix: string
   logger: Logger
   progress: Progress
@@ -189,7 +192,7 @@ export function startNetworkRunner(
     state = 'running'
     const newQueue = (name: string) => {
       const q = new Queue(name, {
-        connection: deps.connection,
+        connection: deps.queueConnection,
         prefix: deps.prefix,
         defaultJobOptions: {
           attempts: options.jobAttempts,

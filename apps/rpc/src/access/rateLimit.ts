@@ -1,5 +1,5 @@
-import type { Logger } from '@uncle-rpc/config'
-import { Redis } from 'ioredis'
+import { createRedisClient, type Logger, type RedisTarget, warnUnlessNoEviction } from '@uncle-rpc/config'
+import type { Redis } from 'ioredis'
 import type { KeyRecord } from './auth.js'
 import { RedisUnavailableError } from '../errors.js'
 import { dayOfSecond, decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
@@ -25,7 +25,8 @@ export type RateLimiter = {
 }
 
 export type CreateRateLimiterParameters = {
-  redisUrl: string
+  /** REDIS_URL (one server or Sentinel), or its parsed form. */
+  redisUrl: RedisTarget | string
   /** Prefix of every Redis key, e.g. `uncle-rpc:<database name>`: processes sharing it share budgets. */
   prefix: string
   /** Longest wait for a Redis reply; past it the request is decided by the local fallback. Default 200 ms. */
@@ -81,7 +82,7 @@ type LimitedRedis = Redis & { uncleRateLimit(key: string, ...args: number[]): Pr
  */
 export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, parameters: CreateRateLimiterParameters): RateLimiter {
   const { redisUrl, prefix, commandTimeoutMs = 200, backoffMs = 1000, maxBackoffMs = 10_000, logEveryMs = 30_000 } = parameters
-  const redis = new Redis(redisUrl, {
+  const redis = createRedisClient(redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: commandTimeoutMs,
@@ -90,6 +91,7 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 10), maxBackoffMs),
   }) as LimitedRedis
   redis.defineCommand('uncleRateLimit', { numberOfKeys: 1, lua: rateLimitLua })
+  warnUnlessNoEviction(redis, logger)
 
   const states = new Map<number, KeyState>()
   // Health. Invariant: downSince > 0 exactly while failing open; Redis is not asked before retryAt.
@@ -148,6 +150,11 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
 
   // Note: ioredis emits 'error' on every failed (re)connect; an unhandled one would crash the process.
   redis.on('error', (error: Error) => down(error))
+  // Note: a new connection (Redis back, or a replica promoted by Sentinel) ends the back-off: the
+  // next request asks Redis, so limits are shared again at once rather than up to maxBackoffMs later.
+  redis.on('ready', () => {
+    retryAt = 0
+  })
 
   function fallback(key: KeyRecord, cost: number): RateVerdict {
     fallbackRequests++

@@ -100,7 +100,9 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req))
   }
   server.on('upgrade', onUpgrade)
+  // Note: a message only marks its socket active; the sweep turns that into a time (a clock read per message costs more).
   const lastSeen = new WeakMap<WebSocket, number>()
+  const active = new WeakSet<WebSocket>()
   const awaitingPong = new WeakSet<WebSocket>()
 
   function onConnection(ws: WebSocket, req: IncomingMessage) {
@@ -119,8 +121,9 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     ws.on('pong', () => awaitingPong.delete(ws))
     const flow = createFlowControl(ws, limits, logger)
     ws.on('close', () => flow.closed())
+    coalesceWrites(ws)
     ws.on('message', (data) => {
-      lastSeen.set(ws, Date.now())
+      active.add(ws)
       flow.started()
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
@@ -174,6 +177,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     () => {
       const now = Date.now()
       for (const ws of wss.clients) {
+        if (active.delete(ws)) lastSeen.set(ws, now)
         if (awaitingPong.has(ws)) {
           ws.terminate()
           continue
@@ -200,6 +204,26 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         wss.close(() => resolve())
       }),
   }
+}
+
+/**
+ * The answers written while one read of the socket is handled (every message in it answered from
+ * memory) leave in one write instead of one per frame: the socket is corked when its data arrives
+ * and uncorked once that data has been handled (ws corks each frame too; the counts nest).
+ */
+function coalesceWrites(ws: WebSocket): void {
+  const socket = (ws as unknown as { _socket: Socket })._socket
+  let corked = false
+  const uncork = () => {
+    corked = false
+    socket.uncork()
+  }
+  socket.prependListener('data', () => {
+    if (corked) return
+    corked = true
+    socket.cork()
+    process.nextTick(uncork)
+  })
 }
 
 /**

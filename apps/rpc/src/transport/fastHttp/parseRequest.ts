@@ -48,6 +48,36 @@ const headChars = /^[\t\x20-\x7e\r\n]*$/
 const plainLength = /^ *([0-9]{1,15})$/
 const plainConnection = /^ *(keep-alive|close)$/i
 
+/** Occurrences of the character `char` in `text`. */
+function countOf(text: string, char: string): number {
+  let n = 0
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++
+  return n
+}
+
+/** A header value without the spaces and tabs around it. */
+function trim(raw: string): string {
+  let start = 0
+  let end = raw.length
+  while (start < end && (raw.charCodeAt(start) === 32 || raw.charCodeAt(start) === 9)) start++
+  while (end > start && (raw.charCodeAt(end - 1) === 32 || raw.charCodeAt(end - 1) === 9)) end--
+  return start === 0 && end === raw.length ? raw : raw.slice(start, end)
+}
+
+const readHeaders = ['content-length', 'host', 'content-type', 'origin', 'user-agent', 'authorization', 'enable-failover', 'connection', 'transfer-encoding', 'upgrade', 'expect', 'http2-settings'] as const
+type ReadHeader = (typeof readHeaders)[number]
+const byLength = new Map<number, ReadHeader[]>()
+for (const name of readHeaders) byLength.set(name.length, [...(byLength.get(name.length) ?? []), name])
+
+/** The header among those this parser reads or refuses that `name` is (any case), else undefined. */
+function wantedHeader(name: string): ReadHeader | undefined {
+  const candidates = byLength.get(name.length)
+  if (candidates === undefined) return undefined
+  const lower = name.toLowerCase()
+  for (const candidate of candidates) if (candidate === lower) return candidate
+  return undefined
+}
+
 /** Whether a head not ended yet may still be one this parser reads: no bare LF or CR, no byte outside the head's set. */
 function mayBeHead(buffer: Buffer): boolean {
   const text = buffer.toString('latin1')
@@ -83,17 +113,19 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
   let authorization: string | undefined
   let enableFailover: string | undefined
   let connection: string | undefined
+  // Note: the split took every CRLF; a CR or LF left in the head is bare (obs-fold starts a line with SP or HTAB: no token).
+  if (lines.length - 1 !== countOf(head, '\n') || lines.length - 1 !== countOf(head, '\r')) return handOff
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string
-    // Note: a CR or LF inside a line is bare (the split took the CRLFs); obs-fold starts with SP or HTAB.
-    if (line.includes('\r') || line.includes('\n')) return handOff
     const colon = line.indexOf(':')
     if (colon <= 0) return handOff
     const name = line.slice(0, colon)
     if (!token.test(name)) return handOff
+    // Note: only the headers read here are lowercased and trimmed (by length first: most names are none of them).
+    const wanted = wantedHeader(name)
+    if (wanted === undefined) continue
     const raw = line.slice(colon + 1)
-    const value = raw.replace(/^[\t ]+|[\t ]+$/g, '')
-    switch (name.toLowerCase()) {
+    switch (wanted) {
       case 'content-length': {
         const plain = plainLength.exec(raw)
         if (contentLength !== undefined || plain === null) return handOff
@@ -102,27 +134,27 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
       }
       case 'host':
         if (host !== undefined) return handOff
-        host = value
+        host = trim(raw)
         break
       case 'content-type':
         if (contentType !== undefined) return handOff
-        contentType = value
+        contentType = trim(raw)
         break
       case 'origin':
         if (origin !== undefined) return handOff
-        origin = value
+        origin = trim(raw)
         break
       case 'user-agent':
         if (userAgent !== undefined) return handOff
-        userAgent = value
+        userAgent = trim(raw)
         break
       case 'authorization':
         if (authorization !== undefined) return handOff
-        authorization = value
+        authorization = trim(raw)
         break
       case 'enable-failover':
         if (enableFailover !== undefined) return handOff
-        enableFailover = value
+        enableFailover = trim(raw)
         break
       case 'connection': {
         const plain = plainConnection.exec(raw)
@@ -130,10 +162,8 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
         connection = (plain[1] as string).toLowerCase()
         break
       }
-      case 'transfer-encoding':
-      case 'upgrade':
-      case 'expect':
-      case 'http2-settings':
+      default:
+        // transfer-encoding, upgrade, expect, http2-settings
         return handOff
     }
   }
