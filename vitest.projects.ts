@@ -44,6 +44,7 @@ export const unitTests: string[] = [
   'packages/config/src/logger.test.ts',
   'packages/config/src/networksConfig.test.ts',
   'packages/config/src/prettyLog.test.ts',
+  'packages/config/src/redisKeyPrefix.test.ts',
   'packages/config/src/redisUrl.test.ts',
   'packages/db/src/columns.test.ts',
   'packages/errors/src/**/*.test.ts',

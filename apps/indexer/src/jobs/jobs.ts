@@ -4,15 +4,6 @@ import { z } from 'zod'
 // Queue and job names, and the JSON-safe job payload. BullMQ stores job data as JSON,
 // so block numbers travel as hex quantities and are parsed back at the worker's door.
 
-/**
- * Redis key prefix of a deployment's queues: `uncle-rpc:<database name>`, so deployments (and
- * test runs) that share one Redis but write to different databases never share jobs.
- */
-export function queuePrefix(databaseUrl: string): string {
-  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'
-  return `uncle-rpc:${name}`
-}
-
 /** One BullMQ queue per network, so networks never wait on each other. */
 export function queueName(network: string): string {
   return `index-${network}`

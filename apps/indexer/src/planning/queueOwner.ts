@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { Redis } from 'ioredis'
 
-// The job queues of a deployment live in Redis under `uncle-rpc:<database name>` (queuePrefix),
+// The job queues of a deployment live in Redis under `uncle-rpc:<database name>` (redisKeyPrefix),
 // so a database dropped and created again under the same name, or another server's database of
 // that name, would find the first one's jobs there. The prefix's `database` key holds the
 // identity (database_identity) of the database the queues were made for.

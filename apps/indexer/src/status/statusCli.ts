@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util'
-import { oneShotTuning, parseEnv, producerTuning, resolveNetworksConfig } from '@uncle-rpc/config'
+import { oneShotTuning, parseEnv, producerTuning, redisKeyPrefix, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { bullmqConnection } from '../bullmqConnection.js'
-import { queuePrefix } from '../jobs/jobs.js'
 import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork, withRates } from './status.js'
 
 const usage = `Usage: uncle-rpc status [--config <file>] [--json] [--watch [--interval-ms <n>]]
@@ -55,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   const database = createDb({ url: env.DATABASE_URL, max: 2 })
   // Note: fail fast when Redis is down instead of ioredis's endless reconnects.
   const connection = bullmqConnection(env.REDIS_URL, { ...producerTuning, ...oneShotTuning })
-  const look = async () => ({ at: Date.now(), statuses: await collectStatus({ db: database.db, connection, prefix: queuePrefix(env.DATABASE_URL) }, networks) })
+  const look = async () => ({ at: Date.now(), statuses: await collectStatus({ db: database.db, connection, prefix: redisKeyPrefix(env.DATABASE_URL) }, networks) })
   const show = (statuses: readonly NetworkStatus[]) => (values.json ? `${JSON.stringify(statuses, null, values.watch ? 0 : 2)}\n` : formatStatus(statuses))
   try {
     if (!values.watch) {
