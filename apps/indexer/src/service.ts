@@ -1,6 +1,6 @@
-import type { BaseError } from '@uncle-rpc/chain'
 import { createRedisClient, type Logger, type NetworkConfig, producerTuning, type RedisTarget, warnUnlessNoEviction, workerTuning } from '@uncle-rpc/config'
 import { type Db, getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db'
+import type { BaseError } from '@uncle-rpc/errors'
 import { bullmqConnection } from './bullmqConnection.js'
 import { ChainIdMismatchError } from './errors.js'
 import type { IndexerMetrics } from './metrics.js'

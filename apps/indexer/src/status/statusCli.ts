@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { oneShotTuning, parseEnv, producerTuning, redisKeyPrefix, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
+import { sleep, untilSignal } from '@uncle-rpc/process'
 import { bullmqConnection } from '../bullmqConnection.js'
 import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork, withRates } from './status.js'
 
@@ -25,7 +26,6 @@ Exit code (without --watch): 3 when a network has failed jobs, gaps, refused era
 completed jobs whose blocks the database does not hold.
 `
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** `uncle-rpc status` */
 export async function run(argv: string[]): Promise<number> {
@@ -67,11 +67,9 @@ export async function run(argv: string[]): Promise<number> {
       return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0 || s.era1Refused.length > 0 || s.contradicted.length > 0) ? 3 : 0
     }
     let stopped = false
-    const stop = () => {
+    const signalled = untilSignal().then(() => {
       stopped = true
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    })
     let previous: Awaited<ReturnType<typeof look>> | undefined
     while (!stopped) {
       const current = await look()
@@ -80,7 +78,7 @@ export async function run(argv: string[]): Promise<number> {
       const clear = !values.json && process.stdout.isTTY === true ? '\x1b[H\x1b[2J' : ''
       process.stdout.write(`${clear}${show(statuses)}`)
       previous = current
-      for (let waited = 0; waited < intervalMs && !stopped; waited += 100) await sleep(100)
+      await Promise.race([sleep(intervalMs), signalled])
     }
     return 0
   } finally {
