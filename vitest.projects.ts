@@ -52,5 +52,6 @@ export const unitTests: string[] = [
   'packages/jsonrpc/src/**/*.test.ts',
   'packages/metrics/src/**/*.test.ts',
   'packages/process/src/**/untilSignal.test.ts',
+  'packages/process/src/**/wakeableSleep.test.ts',
   'packages/testing/src/unitGuard.test.ts',
 ]

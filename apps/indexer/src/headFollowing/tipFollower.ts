@@ -1,4 +1,5 @@
 import { latestIndexedBlock } from '@uncle-rpc/db'
+import { createWakeableSleep } from '@uncle-rpc/process'
 import { BlocksRejectedError } from '../errors.js'
 import { fetchRange, requireFetched } from '../nodeSource/fetchRange.js'
 import type { ChainTarget, ChainWriterDeps } from '../writing/linkage.js'
@@ -37,7 +38,6 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
   const { target } = options
   const logger = deps.logger
   let stopped = false
-  let wake: (() => void) | undefined
   // Invariant: `next` is the lowest height not yet written by this follower; unknown (undefined)
   // until the first step after taking the lease.
   let next: bigint | undefined
@@ -45,27 +45,11 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
   let resync = false
   let unsubscribe: (() => Promise<void>) | undefined
 
-  // Set by a trigger (a head, a resubscription, stop) that came while no sleep was running, so
-  // the next sleep returns at once instead of missing it.
-  let triggered = false
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (triggered || stopped) {
-        triggered = false
-        return resolve()
-      }
-      const done = () => {
-        clearTimeout(timer)
-        wake = undefined
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      wake = done
-    })
-  const trigger = () => {
-    if (wake) wake()
-    else triggered = true
-  }
+  // Note: a trigger (a head, a resubscription, stop) that comes while no sleep is running ends the
+  // next one at once instead of being missed.
+  const pause = createWakeableSleep()
+  const sleep = (ms: number) => (stopped ? Promise.resolve() : pause.sleep(ms))
+  const trigger = pause.wake
 
   const subscribe = async () => {
     if (!deps.upstream.subscribeNewHeads || unsubscribe) return
