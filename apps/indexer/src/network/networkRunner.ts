@@ -19,8 +19,6 @@ import { type PlanLoop, startPlanLoop } from './planLoop.js'
 import { createProbe } from './probe.js'
 import { waitForNetwork } from './waitForNetwork.js'
 
-export { createProbe, probeChainId } from './probe.js'
-
 export type NetworkRunnerDeps = {
   db: Db
   /** Redis for the BullMQ workers (commands wait through a reconnect). */

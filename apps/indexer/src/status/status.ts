@@ -13,7 +13,7 @@ import {
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { contradictedJobs } from '../planning/contradictedJobs.js'
 import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from '../jobs/jobs.js'
-import { createProbe } from '../network/networkRunner.js'
+import { createProbe } from '../network/probe.js'
 import { formatEta } from '../progress.js'
 import { ownerKey } from '../planning/queueOwner.js'
 import { formatProgress } from './statusView.js'
