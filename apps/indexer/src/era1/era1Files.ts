@@ -1,8 +1,10 @@
 import { type EpochRoots, epochSize, loadEpochRoots, publishedEpochRoots } from '@uncle-rpc/chain'
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import type { EpochCoverage } from '../planning/planRanges.js'
 import { createEra1Store, type Era1Store } from './store.js'
 import { createVerifyPool, type VerifyPool } from './verifyPool.js'
+
+/** An era1 file's blocks: its epoch, its name and the heights it holds (what planning reads). */
+export type EpochCoverage = { epoch: number; file: string; from: bigint; to: bigint }
 
 /** A network's era1 files: where they are, the roots they must match, and who verifies them. */
 export type Era1Files = {

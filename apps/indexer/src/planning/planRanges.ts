@@ -1,4 +1,5 @@
 import { type BlockRange, gapsOf, mergeRanges } from '@uncle-rpc/chain'
+import type { EpochCoverage } from '../era1/era1Files.js'
 
 // How the planner cuts what is left into jobs (the range arithmetic is chain's blockRanges.ts).
 
@@ -26,8 +27,6 @@ export function planRanges({
   return jobs
 }
 
-/** An era1 file's blocks, as the planner sees them. */
-export type EpochCoverage = { epoch: number; file: string; from: bigint; to: bigint }
 
 export type PlannedJobs = {
   /** One job per era1 file that still has blocks to index in `[from, to]`. */
