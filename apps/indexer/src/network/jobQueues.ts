@@ -20,6 +20,7 @@ export type JobQueuesDeps = {
   prefix: string
   logger: Logger
   progress: Progress
+  /** Absent: metrics off. */
   metrics?: IndexerMetrics | undefined
 }
 

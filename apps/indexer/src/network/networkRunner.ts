@@ -1,38 +1,25 @@
-import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import type { Db } from '@uncle-rpc/db'
+import type { NetworkConfig } from '@uncle-rpc/config'
 import { BaseError } from '@uncle-rpc/errors'
 import { createWakeableSleep } from '@uncle-rpc/process'
-import type { ConnectionOptions } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { type Era1Files, openEra1Files } from '../era1/era1Files.js'
 import { NetworkStartError } from '../errors.js'
-import type { IndexerMetrics } from '../metrics.js'
 import type { IndexerOptions } from '../options.js'
 import type { PlanSnapshot } from '../planning/planner.js'
 import type { QueueOwner } from '../planning/queueOwner.js'
-import type { Progress } from '../progress.js'
 import { createUpstream, type Upstream } from '../upstream/createUpstream.js'
 import type { ChainTarget } from '../writing/linkage.js'
 import { startFollowingHead } from './followHead.js'
-import { type JobQueues, startJobQueues } from './jobQueues.js'
+import { type JobQueues, type JobQueuesDeps, startJobQueues } from './jobQueues.js'
 import { type PlanLoop, startPlanLoop } from './planLoop.js'
 import { createProbe } from './probe.js'
 import { waitForNetwork } from './waitForNetwork.js'
 
-export type NetworkRunnerDeps = {
-  db: Db
-  /** Redis for the BullMQ workers (commands wait through a reconnect). */
-  connection: ConnectionOptions
-  /** Redis for the queues this process adds jobs to and reads (commands fail at once while disconnected). */
-  queueConnection: ConnectionOptions
-  prefix: string
-  logger: Logger
-  progress: Progress
+export type NetworkRunnerDeps = JobQueuesDeps & {
+  /** Redis for the head lease. */
   redis: Redis
   /** Whether the queues under `prefix` are this database's; checked before each planning pass queues anything. */
   owner?: QueueOwner | undefined
-  /** Absent: metrics off. */
-  metrics?: IndexerMetrics | undefined
 }
 
 /** One network's indexing: connection to its node, range jobs, and (without a toBlock) the tip follower. */
