@@ -40,6 +40,13 @@ module.exports = {
       to: { path: '^(packages/(?!errors/)|apps/)' },
     },
     {
+      name: 'process-is-a-leaf',
+      severity: 'error',
+      comment: 'packages/process holds process plumbing (signals, listen, sleep) and depends on no code of ours.',
+      from: { path: '^packages/process/' },
+      to: { path: '^(packages/(?!process/)|apps/)' },
+    },
+    {
       name: 'jsonrpc-config-only-errors',
       severity: 'error',
       comment: 'The JSON-RPC core and the config know nothing of Ethereum, the database or the apps.',

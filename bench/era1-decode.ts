@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { hashesReady, openEra1, verifyEra1 } from '@uncle-rpc/chain'
+import { epochSize, hashesReady, openEra1, verifyEra1 } from '@uncle-rpc/chain'
 import { writeSyntheticEra1 } from '@uncle-rpc/sample-node'
 import { referenceVerifyEra1 } from './era1Reference.js'
 
@@ -25,7 +25,7 @@ if (existsSync(epoch0)) inputs.push({ name: 'mainnet-00000-5ec1ffb8.era1 (real)'
 else process.stderr.write(`${epoch0} is missing: real epoch 0 skipped\n`)
 await writeSyntheticEra1({
   seed: 1,
-  blocks: 8192,
+  blocks: epochSize,
   network: 'synthetic',
   londonAt: 0,
   onFile: (file) => void inputs.push({ name: `${file.name} (synthetic)`, bytes: file.bytes }),

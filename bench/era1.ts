@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { epochSize } from '@uncle-rpc/chain'
 import { createDb, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
 import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { spawnCli } from '@uncle-rpc/testing'
@@ -29,11 +30,11 @@ const era1Flags = flags['indexer-flags'].split(' ').filter((f) => f !== '')
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const dir = join(tmpdir(), `uncle-rpc-bench-era1-${blocks}-${seed}`)
-if (!existsSync(dir) || readdirSync(dir).length < Math.ceil(blocks / 8192)) {
+if (!existsSync(dir) || readdirSync(dir).length < Math.ceil(blocks / epochSize)) {
   mkdirSync(dir, { recursive: true })
   const started = performance.now()
   await writeSyntheticEra1Dir({ dir, blocks, seed })
-  log(`wrote ${Math.ceil(blocks / 8192)} era1 files to ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  log(`wrote ${Math.ceil(blocks / epochSize)} era1 files to ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 }
 
 type Run = { label: string; seconds: number; peakRssMb: number; bytesPerBlock: number; checksums: TableChecksums }

@@ -9,7 +9,7 @@ import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
 
 // npm run bench:rpc-database -- --database-url postgres://…/db --network big [--duration 10] [--sample 10000]
-// The RPC on an existing, indexed database (the mainnet-size run of README): random known uncles
+// The RPC on an existing, indexed database (the mainnet-size run of docs/performance.md): random known uncles
 // (a random sample of the uncles table), cache on and off, one `uncle-rpc rpc` process, autocannon
 // with 64 connections. Prints req/s, p50, p99 and the ratio cache off / cache on.
 

@@ -7,12 +7,13 @@ import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 
 // The alert rules the compose Prometheus loads (docker/prometheus/alerts.yml): promtool checks them
-// and runs their unit tests (alerts.test.yml); every alert has a test and a README runbook line,
-// and every metric they read is one the rpc or the indexer exports.
+// and runs their unit tests (alerts.test.yml); every alert has a test and a line in the runbook its
+// `runbook` annotation names (docs/operations.md), and every metric they read is one the rpc or
+// the indexer exports.
 
 const run = promisify(execFile)
 const prometheusDir = join(repositoryRoot, 'docker/prometheus')
-type Rule = { alert?: string; expr: string }
+type Rule = { alert?: string; expr: string; annotations?: { runbook?: string } }
 const rules = (parse(readFileSync(join(prometheusDir, 'alerts.yml'), 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules)
 const alerts = rules.flatMap((r) => (r.alert === undefined ? [] : [r.alert]))
 const unitTests = parse(readFileSync(join(prometheusDir, 'alerts.test.yml'), 'utf8')) as {
@@ -27,7 +28,7 @@ function exportedFamilies(): Set<string> {
 }
 
 describe('alert rules', () => {
-  test('default: at least the alerts the runbook promises, each with a firing test case and a README runbook line', () => {
+  test('default: at least the alerts the runbook promises, each with a firing test case and a line in its runbook', () => {
     expect(alerts).toEqual(
       expect.arrayContaining([
         'UncleRpcHeadLagHigh',
@@ -46,8 +47,11 @@ describe('alert rules', () => {
     const cases = unitTests.tests.flatMap((t) => t.alert_rule_test)
     const firing = new Set(cases.filter((c) => c.exp_alerts.length > 0).map((c) => c.alertname))
     expect(alerts.filter((a) => !firing.has(a))).toEqual([])
-    const readme = readFileSync(join(repositoryRoot, 'README.md'), 'utf8')
-    const runbook = readme.slice(readme.indexOf('### Runbook'))
+    const annotations = new Set(rules.flatMap((r) => (r.alert === undefined ? [] : [r.annotations?.runbook])))
+    expect([...annotations]).toEqual(['docs/operations.md#runbook'])
+    const operations = readFileSync(join(repositoryRoot, 'docs/operations.md'), 'utf8')
+    const runbook = operations.slice(operations.indexOf('\n## Runbook\n'))
+    expect(runbook.length).toBeLessThan(operations.length)
     expect(alerts.filter((a) => !new RegExp(`^\\| \`${a}\` \\|`, 'm').test(runbook))).toEqual([])
   })
 

@@ -1,44 +1,60 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { dirname, join, normalize } from 'node:path'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { expect, test } from 'vitest'
+import { firstColumn, headingAnchors, linkTargets, readDoc } from './_test/markdown.js'
 
-// README claims that are cheap to check against the code: the command table is the CLI's own
-// command list, every table and view of the schema is documented, and the two commands are there.
+// Documentation claims that are cheap to check against the code: the command table (docs/cli.md)
+// is the CLI's own command list, every table and view of the schema is documented
+// (docs/database.md), the two commands are in README, and every link between the documents
+// leads to a file and heading that exist.
 
-const readme = readFileSync(join(repositoryRoot, 'README.md'), 'utf8')
-
-/** The rows of the first Markdown table after `heading`, as their first cells without backticks. */
-function firstColumn(heading: string): string[] {
-  const at = readme.indexOf(`\n${heading}\n`)
-  expect(at, `README has a "${heading}" heading`).toBeGreaterThan(-1)
-  const lines = readme.slice(at).split('\n')
-  const start = lines.findIndex((l) => l.startsWith('|'))
-  const rows: string[] = []
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('|')) break
-    rows.push(line.split('|')[1]!.trim().replaceAll('`', ''))
-  }
-  return rows
-}
+const readme = readDoc('README.md')
+const docs = readdirSync(join(repositoryRoot, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`)
 
 test('default: the command table lists exactly the commands of `uncle-rpc --help`', async () => {
   const { code, stdout } = await runCli(['--help'])
   expect(code).toBe(0)
   const commands = [...stdout.slice(stdout.indexOf('Commands:')).matchAll(/^ {2}([a-z0-9-]+) {2,}/gm)].map((m) => m[1])
   expect(commands.length).toBeGreaterThan(5)
-  expect(firstColumn('## The command line').sort()).toEqual([...commands].sort())
+  expect(firstColumn(readDoc('docs/cli.md'), '# The command line').sort()).toEqual([...commands].sort())
 })
 
-test('default: every table and view in schema.ts is documented in the SQL section', () => {
-  const schema = readFileSync(join(repositoryRoot, 'packages/db/src/schema.ts'), 'utf8')
+test('default: every table and view in schema.ts is documented in docs/database.md', () => {
+  const schema = readDoc('packages/db/src/schema.ts')
   const names = [...schema.matchAll(/pg(?:Table|View)\(\s*'([a-z_0-9]+)'/g)].map((m) => m[1]!)
   expect(names.length).toBeGreaterThan(8)
-  const documented = [...firstColumn('### Tables'), ...firstColumn('### Views')]
+  const database = readDoc('docs/database.md')
+  const documented = [...firstColumn(database, '## Tables'), ...firstColumn(database, '## Views')]
   expect([...documented].sort()).toEqual([...names].sort())
 })
 
 test('default: the two commands a newcomer runs', () => {
   expect(readme).toContain('npm start')
   expect(readme).toContain('npm test')
+})
+
+test('behavior: README links every document in docs/', () => {
+  expect(docs.length).toBeGreaterThan(5)
+  const linked = new Set(linkTargets(readme).map((t) => t.split('#')[0]))
+  expect(docs.filter((d) => !linked.has(d))).toEqual([])
+})
+
+test('behavior: every relative link in README.md and docs/ leads to a file and, with a #fragment, to a heading in it', () => {
+  const broken: string[] = []
+  for (const from of ['README.md', ...docs]) {
+    for (const target of linkTargets(readDoc(from))) {
+      if (/^[a-z]+:/.test(target)) continue
+      const [path, fragment] = target.split('#') as [string, string | undefined]
+      const file = path === '' ? from : normalize(join(dirname(from), path))
+      if (!existsSync(join(repositoryRoot, file))) {
+        broken.push(`${from}: ${target} (no file ${file})`)
+      } else if (fragment !== undefined && !headingAnchors(readDoc(file)).has(fragment)) {
+        broken.push(`${from}: ${target} (no heading #${fragment} in ${file})`)
+      }
+    }
+  }
+  expect(broken).toEqual([])
 })

@@ -1,8 +1,8 @@
 import { UsageError } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertAccount, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertAccount, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'
 import { verifyPassword } from './auth/password.js'
 import { hasUnsafeCharacters } from './text/unsafeText.js'
@@ -10,23 +10,13 @@ import { hasUnsafeCharacters } from './text/unsafeText.js'
 // `uncle-rpc accounts` on a real database: the operator's side of the dashboard.
 
 describe('uncle-rpc accounts', () => {
-  let database: TestDatabase
   let db: Db
-  let close: () => Promise<void>
   let out = ''
+  useTestDatabase({ max: 2 }, (opened) => (db = opened.db))
   const run = (name: string, args: string[], flags = {}, password?: string) => {
     out = ''
     return accountsCommand({ db, write: (text) => (out += text), password }, name, args, flags)
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 2 }))
-  })
-  afterAll(async () => {
-    await close?.()
-    await database?.drop()
-  })
 
   test('default: the CLI keys made before accounts belong to the operator account, which cannot sign in', async () => {
     const { row } = await createApiKey(db, { plan: 'team', label: 'old cli key' })

@@ -1,5 +1,5 @@
-import { createDb, type Db } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type Db } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, callApi, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
 
@@ -7,24 +7,19 @@ import { type ApiUser, callApi, signUp, startTestDashboard, type TestDashboard }
 // and no log line carries a request's parameters, a hash or a secret.
 
 describe('dashboard API: text input', () => {
-  let database: TestDatabase
   let db: Db
-  let close: () => Promise<void>
   let app: TestDashboard
   let dev: ApiUser
   let keyId: number
+  useTestDatabase({ max: 4 }, (opened) => (db = opened.db))
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 4 }))
     app = await startTestDashboard(db)
     dev = await signUp(app, 'dev@example.com')
     keyId = ((await dev.call('POST', '/keys', { name: 'web' })).body.key as { id: number }).id
   })
   afterAll(async () => {
     await app?.close()
-    await close?.()
-    await database?.drop()
   })
 
   const nul = '\u0000'

@@ -1,28 +1,23 @@
 import { createHash } from 'node:crypto'
-import { createDb, type Db, findKeyPolicy, hashApiKey } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type Db, findKeyPolicy, hashApiKey } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
 
 // Keys through the JSON API: endpoints, secret, caps, rotation, as the RPC service will see them.
 
 describe('dashboard API: keys', () => {
-  let database: TestDatabase
   let db: Db
-  let close: () => Promise<void>
   let app: TestDashboard
   let dev: ApiUser
+  useTestDatabase({ max: 4 }, (opened) => (db = opened.db))
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 4 }))
     app = await startTestDashboard(db, { rpcUrl: 'https://rpc.example.com/', networks: ['mainnet', 'sepolia'] })
     dev = await signUp(app, 'dev@example.com')
   })
   afterAll(async () => {
     await app?.close()
-    await close?.()
-    await database?.drop()
   })
 
   test('default: a new key comes once with an HTTP and a WebSocket endpoint per network; the RPC sees its settings', async () => {

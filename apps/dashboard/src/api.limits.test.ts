@@ -1,5 +1,5 @@
-import { createDb, type Db } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type Db } from '@uncle-rpc/db'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { callApi, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
@@ -8,14 +8,15 @@ import { callApi, signUp, startTestDashboard, type TestDashboard } from './_test
 // and paging, upgrade requests), whose X-Forwarded-For is believed, HSTS, JSON 404s.
 
 describe('dashboard API: abuse limits', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let close: () => Promise<void>
   let app: TestDashboard
+  useTestDatabase({ max: 4 }, (opened) => {
+    database = opened
+    db = opened.db
+  })
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 4 }))
     app = await startTestDashboard(db, { maxKeys: 12 })
   })
   // Each test starts with fresh per-address counters (every request here comes from 127.0.0.1).
@@ -27,8 +28,6 @@ describe('dashboard API: abuse limits', () => {
   })
   afterAll(async () => {
     await app?.close()
-    await close?.()
-    await database?.drop()
   })
 
   test('behavior: 60 sign-ups from one address: past the 10th, 429 with Retry-After (X-Forwarded-For is not believed by default)', async () => {

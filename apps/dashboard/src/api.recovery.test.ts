@@ -1,5 +1,5 @@
-import { createDb, type Db } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type Db } from '@uncle-rpc/db'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { callApi, signIn, signUp, startTestDashboard, type TestDashboard, userOf } from './_test/client.js'
@@ -10,21 +10,20 @@ import { linkToken } from './_test/mail.js'
 // timeout, the password rule. Real Postgres, real SMTP server in-process.
 
 describe('dashboard API: recovery and account hygiene', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let close: () => Promise<void>
   let app: TestDashboard
+  useTestDatabase({ max: 4 }, (opened) => {
+    database = opened
+    db = opened.db
+  })
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 4 }))
     // Per-address limits raised: this file signs in often from one address on purpose.
     app = await startTestDashboard(db, { throttle: { freeFailures: 3, freeFailuresPerAddress: 8, baseLockMs: 60_000 }, limits: { signup: { limit: 100, windowMs: 60_000 } } })
   })
   afterAll(async () => {
     await app?.close()
-    await close?.()
-    await database?.drop()
   })
 
   const sql = async (text: string, values: unknown[] = []) => {

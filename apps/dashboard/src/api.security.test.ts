@@ -1,5 +1,5 @@
-import { addHourlyUsage, addUsage, createDb, type Db, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { addHourlyUsage, addUsage, type Db, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, callApi, signIn, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
@@ -9,17 +9,18 @@ import { verifyPassword } from './auth/password.js'
 // changes need the CSRF token, passwords are only hashed, cookies are locked down, guessing is slowed.
 
 describe('dashboard API security', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let close: () => Promise<void>
   let app: TestDashboard
   let alice: ApiUser
   let mallory: ApiUser
   let aliceKey: number
+  useTestDatabase({ max: 4 }, (opened) => {
+    database = opened
+    db = opened.db
+  })
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 4 }))
     await registerNetwork(db, { name: 'mainnet', chainId: 1n })
     app = await startTestDashboard(db, { throttle: { freeFailures: 3, baseLockMs: 60_000 }, trustProxy: ['loopback'] })
     alice = await signUp(app, 'Alice@Example.com')
@@ -33,8 +34,6 @@ describe('dashboard API security', () => {
   })
   afterAll(async () => {
     await app?.close()
-    await close?.()
-    await database?.drop()
   })
 
   test("behavior: IDOR: no route reads or changes another account's key", async () => {

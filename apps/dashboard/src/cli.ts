@@ -2,14 +2,8 @@ import { type CommandContext, resolveNetworksConfig, runCommand } from '@uncle-r
 import { createDb } from '@uncle-rpc/db'
 import { type DashboardArgs, parseDashboardArgs, usage } from './args.js'
 import { createMailer } from './mail/mailer.js'
+import { untilSignal } from '@uncle-rpc/process'
 import { createDashboardServer } from './server.js'
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'))
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-  })
-}
 
 /** `uncle-rpc dashboard`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
 export function run(argv: string[]): Promise<number | undefined> {

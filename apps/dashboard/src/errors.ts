@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 
 /** A request the API refuses: the HTTP status and the message shown to the user (`{"error": message}`). */
 export class ApiError extends BaseError {

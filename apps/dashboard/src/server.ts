@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '@uncle-rpc/config'
 import { type Db, deleteExpiredSessions, pruneAccountTokens, type RequestLimitPolicy } from '@uncle-rpc/db'
+import { listen } from '@uncle-rpc/process'
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 import { accountRoutes } from './api/account.js'
 import type { ApiDeps, SignupMode } from './api/context.js'
@@ -17,6 +18,7 @@ import { createRequestLimits, type LimitName } from './auth/limits.js'
 import { createSessions, defaultIdleMs, type SecureCookies } from './auth/sessions.js'
 import { type CreateSignInThrottleParameters, createSignInThrottle } from './auth/throttle.js'
 import type { TrustProxy } from './args.js'
+import { errorForLog } from './errorForLog.js'
 import { ApiError } from './errors.js'
 import type { Mailer } from './mail/mailer.js'
 
@@ -129,9 +131,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
       return
     }
     const correlationId = randomUUID().slice(0, 8)
-    // Note: the error's name and codes only: a database error's message quotes the query's parameters (password hashes, emails).
-    const cause = (error as { cause?: { code?: unknown } })?.cause
-    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: (error as Error)?.name ?? 'unknown', code: cause?.code ?? (error as { code?: unknown })?.code })
+    logger.error({ msg: 'dashboard request failed', correlation_id: correlationId, error: errorForLog(error) })
     res.status(500).json({ error: 'internal error', correlationId })
   }
   app.use(onError)
@@ -149,14 +149,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
     app,
     server,
     links,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(port, host, () => {
-          server.off('error', reject)
-          resolve(server.address() as AddressInfo)
-        })
-      }),
+    listen: (port, host) => listen(server, { port, host }),
     close: async () => {
       clearInterval(sweep)
       await new Promise<void>((resolve) => {

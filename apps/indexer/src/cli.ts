@@ -8,12 +8,13 @@ import {
   parseDbTimeoutFlags,
   parseFlags,
   parseRedisUrl,
+  redisKeyPrefix,
   resolveNetworksConfig,
   runCommand,
 } from '@uncle-rpc/config'
 import { createDb } from '@uncle-rpc/db'
 import { type MetricsServer, metricsUsage, serveMetrics } from '@uncle-rpc/metrics'
-import { queuePrefix } from './jobs.js'
+import { untilSignal } from '@uncle-rpc/process'
 import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'
@@ -125,7 +126,7 @@ async function index({ config: configPath, options, db, metricsListen }: Indexer
   logger.info({ msg: 'starting indexer', networks: config.networks.map((n) => n.name), ...options })
   try {
     const indexer = await startIndexer(
-      { db: database.db, redis: parseRedisUrl(env.REDIS_URL), prefix: queuePrefix(env.DATABASE_URL), logger, metrics },
+      { db: database.db, redis: parseRedisUrl(env.REDIS_URL), prefix: redisKeyPrefix(env.DATABASE_URL), logger, metrics },
       config.networks,
       options,
     )
@@ -134,10 +135,7 @@ async function index({ config: configPath, options, db, metricsListen }: Indexer
       metricsServer = await serveMetrics({ source: metrics.registry, onError }, metricsListen)
       process.stdout.write(`indexer metrics on ${metricsServer.url}\n`)
     }
-    const signalled = new Promise<string>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'))
-      process.once('SIGTERM', () => resolve('SIGTERM'))
-    })
+    const signalled = untilSignal()
     let fatal: unknown
     const finished = indexer.done.then(
       () => 'done',

@@ -1,4 +1,5 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BlockVerificationError, Era1FileRefusedError } from '@uncle-rpc/chain'
+import { BaseError, NonRetryableError } from '@uncle-rpc/errors'
 
 /** One block of a range that the node served wrongly: it must not be written. */
 export type RejectedBlock = { number: bigint; error: BaseError }
@@ -39,11 +40,21 @@ export class ChainIdMismatchError extends BaseError {
 /**
  * A verified era1 file disagrees with blocks already stored next to (or at) its heights: the
  * stored ones came from a node that was on another branch. History this old does not reorg, so
- * nothing is rewritten automatically.
+ * nothing is rewritten automatically, and the same file meets the same blocks again: not retried.
  */
-export class Era1ConflictError extends BaseError {
+export class Era1ConflictError extends NonRetryableError {
+  /** What does not fit, in one line (recorded as the refusal's reason). */
+  readonly reason: string
   constructor(network: string, file: string, reason: string) {
     super(`${network}: era1 file ${file} does not fit the stored chain (${reason}); not written`, { name: 'Era1ConflictError' })
+    this.reason = `does not fit the stored chain: ${reason}`
+  }
+}
+
+/** A job of a kind its network cannot run any more (its source is no longer configured). */
+export class SourceMissingError extends NonRetryableError {
+  constructor(message: string) {
+    super(message, { name: 'SourceMissingError' })
   }
 }
 
@@ -59,4 +70,14 @@ export class NetworkStartError extends BaseError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { name: 'NetworkStartError', ...options })
   }
+}
+
+/**
+ * Which verification `error` is, if any: a whole era1 file, or blocks a node served (counted in
+ * uncle_rpc_indexer_verification_failures_total either way).
+ */
+export function verificationFailure(error: unknown): 'era1 file' | 'blocks' | undefined {
+  if (error instanceof Era1FileRefusedError) return 'era1 file'
+  if (error instanceof BlocksRejectedError || error instanceof BlockVerificationError) return 'blocks'
+  return undefined
 }

@@ -1,2 +1,2 @@
 export { formatEta } from './progress.js'
-export { progressBar } from './statusView.js'
+export { progressBar } from './status/statusView.js'

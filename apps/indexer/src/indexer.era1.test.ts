@@ -98,11 +98,14 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     const env = { DATABASE_URL: database.url }
     const { db, close } = createDb({ url: database.url })
     // Kill mid-ingestion: once a random share of the blocks is in, plus a random instant.
-    for (const share of [0.1 + Math.random() * 0.3, 0.5 + Math.random() * 0.3]) {
+    // Note: the kill points are random and printed, so a failing run can be repeated.
+    const kills = [0.1 + Math.random() * 0.3, 0.5 + Math.random() * 0.3].map((share) => ({ share, delayMs: Math.round(Math.random() * 300) }))
+    process.stdout.write(`era1 faults test kill points: ${JSON.stringify(kills)}\n`)
+    for (const { share, delayMs } of kills) {
       const indexer = spawnCli(['indexer', '--config', config, ...indexerFlags], { env })
       while ((await tableChecksums(db, { network: 'mainnet' }).catch(() => ({ blocks: 0 }))).blocks < share * 8192)
         await new Promise((resolve) => setTimeout(resolve, 100))
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300))
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
       expect(await indexer.stop('SIGKILL')).toBe('SIGKILL')
     }
     const final = await runCli(['indexer', '--config', config, '--exit-when-done', ...indexerFlags], { env })

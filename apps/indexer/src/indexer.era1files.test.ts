@@ -186,12 +186,15 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
 
     const database = await newDatabase()
     const env = { DATABASE_URL: database.url }
-    for (const share of [0.2, 0.6]) {
+    // Note: the kill instants are random and printed, so a failing run can be repeated.
+    const kills = [0.2, 0.6].map((share) => ({ share, delayMs: Math.round(Math.random() * 400) }))
+    process.stdout.write(`era1 SIGKILL test kill points: ${JSON.stringify(kills)}\n`)
+    for (const { share, delayMs } of kills) {
       const indexer = spawnCli(['indexer', '--config', config, '--era1-concurrency', '1', ...flags], { env })
       while ((await checksums(database.url, 'synthetic').catch(() => ({ blocks: 0 }))).blocks < share * blocks)
         await new Promise((resolve) => setTimeout(resolve, 20))
       // Note: the next epoch is being verified or written now; kill at a random instant of it.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 400))
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
       expect(await indexer.stop('SIGKILL')).toBe('SIGKILL')
     }
     const final = await runCli(['indexer', '--config', config, '--exit-when-done', ...flags], { env })

@@ -1,12 +1,12 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { indexedHeight } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { Db } from '@uncle-rpc/db'
 import { listIndexedRanges } from '@uncle-rpc/db'
 import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metrics'
 import { type ConnectionOptions, Queue } from 'bullmq'
-import { era1QueueName, queueName } from './jobs.js'
+import { era1QueueName, queueName } from './jobs/jobs.js'
 import type { Progress } from './progress.js'
-import { indexedHeight } from './statusView.js'
-import type { Upstream } from './upstream/createUpstream.js'
+import type { Settled, Upstream } from './upstream/createUpstream.js'
 
 /** Where written blocks came from: era1 files or the archive node (range jobs and the head follower). */
 export type BlockSource = 'era1' | 'rpc'
@@ -31,11 +31,9 @@ export type IndexerMetrics = {
   countProgress(progress: Progress): Progress
   /** The node client with every request counted by outcome and every eth_blockNumber kept as the node head. */
   countUpstream(network: string, upstream: Upstream): Upstream
-  /** Entries of a batch that failed and are retried (the client's onRetry). */
-  retried(network: string, entries: number): void
   /** A range or era1 file whose blocks failed verification. */
   verificationFailed(network: string): void
-  /** A job that failed for good: refused, or out of attempts (it waits in the failed set for the next planning pass). */
+  /** A job that failed for good: refused (other failures are retried without bound; a job out of attempts is counted too). */
   jobFailed(network: string): void
   /** Binds the gauges to the database, the queues and the networks; close() releases the queues. */
   watch(sources: IndexerMetricSources): { close(): Promise<void> }
@@ -78,7 +76,7 @@ export function createIndexerMetrics(): IndexerMetrics {
   const reorgs = new Counter({ name: 'uncle_rpc_indexer_reorgs_total', help: 'Reorgs resolved (stored blocks replaced)', labelNames: ['network'] as const, registers })
   const upstream = new Counter({
     name: 'uncle_rpc_indexer_upstream_requests_total',
-    help: 'JSON-RPC requests to the archive node by outcome: ok, retried (an entry that failed and is sent again), error (given up)',
+    help: 'JSON-RPC requests to the archive node by outcome: ok, retried (failed; its job asks again), error (refused by the node, or the call failed whole)',
     labelNames: ['network', 'outcome'] as const,
     registers,
   })
@@ -90,7 +88,7 @@ export function createIndexerMetrics(): IndexerMetrics {
   })
   const failedJobs = new Counter({
     name: 'uncle_rpc_indexer_jobs_failed_total',
-    help: 'Jobs that failed for good in this process: refused (verification, the node refusing the request) or out of attempts',
+    help: 'Jobs that failed for good in this process: refused (verification, the node refusing the request, an era1 file not fitting the stored chain) or out of attempts',
     labelNames: ['network'] as const,
     registers,
   })
@@ -174,6 +172,20 @@ export function createIndexerMetrics(): IndexerMetrics {
       throw error
     }
   }
+  // Note: a pass settles each request; those that failed are asked again by their job ('retried').
+  const trackSettled = async <T>(network: string, entries: number, request: Promise<Settled<T>[]>): Promise<Settled<T>[]> => {
+    let settled: Settled<T>[]
+    try {
+      settled = await request
+    } catch (error) {
+      upstream.inc({ network, outcome: 'error' }, entries)
+      throw error
+    }
+    const failed = settled.filter((s) => !s.ok).length
+    if (settled.length > failed) upstream.inc({ network, outcome: 'ok' }, settled.length - failed)
+    if (failed > 0) upstream.inc({ network, outcome: 'retried' }, failed)
+    return settled
+  }
 
   return {
     registry,
@@ -187,8 +199,7 @@ export function createIndexerMetrics(): IndexerMetrics {
     }),
     countUpstream: (network, client) => ({
       ...client,
-      requestMany: (requests, accept) => track(network, requests.length, client.requestMany(requests, accept)),
-      request: (request, accept) => track(network, 1, client.request(request, accept)),
+      requestMany: (requests, accept) => trackSettled(network, requests.length, client.requestMany(requests, accept)),
       chainId: () => track(network, 1, client.chainId()),
       async blockNumber() {
         const head = await track(network, 1, client.blockNumber())
@@ -196,7 +207,6 @@ export function createIndexerMetrics(): IndexerMetrics {
         return head
       },
     }),
-    retried: (network, entries) => upstream.inc({ network, outcome: 'retried' }, entries),
     verificationFailed: (network) => verification.inc({ network }),
     jobFailed: (network) => failedJobs.inc({ network }),
     watch(next) {

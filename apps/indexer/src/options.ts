@@ -16,9 +16,10 @@ export type IndexerOptions = {
   tipBatch: number
   /** Resolve `run()` once every network with a `toBlock` is fully indexed. */
   exitWhenDone: boolean
-  /** Attempts of one JSON-RPC entry before the request fails (and with it the job's attempt). */
-  upstreamAttempts: number
-  /** BullMQ attempts of a job (exponential backoff from 1 s) before it waits for the next planning pass. */
+  /**
+   * BullMQ attempts of a job (backoff 1 s doubling to 30 s; worker.ts). The job layer is the one
+   * owner of retries, so a transient failure of any length is outlived: unbounded by default.
+   */
   jobAttempts: number
   /** era1 epoch jobs processed at once per network (each holds its file in memory). */
   era1Concurrency: number
@@ -41,8 +42,7 @@ export const defaultIndexerOptions: IndexerOptions = {
   tipLockTtlMs: 10_000,
   tipBatch: 100,
   exitWhenDone: false,
-  upstreamAttempts: 10,
-  jobAttempts: 10,
+  jobAttempts: Number.MAX_SAFE_INTEGER,
   era1Concurrency: 2,
   era1VerifyThreads: 1,
   keepEra1: false,

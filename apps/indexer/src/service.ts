@@ -1,13 +1,14 @@
-import type { BaseError } from '@uncle-rpc/chain'
 import { createRedisClient, type Logger, type NetworkConfig, producerTuning, type RedisTarget, warnUnlessNoEviction, workerTuning } from '@uncle-rpc/config'
 import { type Db, getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db'
+import type { BaseError } from '@uncle-rpc/errors'
 import { bullmqConnection } from './bullmqConnection.js'
 import { ChainIdMismatchError } from './errors.js'
 import type { IndexerMetrics } from './metrics.js'
-import { createProbe, type NetworkRunner, probeChainId, startNetworkRunner } from './networkRunner.js'
+import { type NetworkRunner, startNetworkRunner } from './network/networkRunner.js'
+import { createProbe, probeChainId } from './network/probe.js'
 import type { IndexerOptions } from './options.js'
 import { createProgress, formatEta } from './progress.js'
-import { createQueueOwner } from './queueOwner.js'
+import { createQueueOwner } from './planning/queueOwner.js'
 
 export type IndexerDeps = {
   db: Db

@@ -1,7 +1,8 @@
 import cluster, { type Worker } from 'node:cluster'
-import { type CommandContext, type Logger, type NetworksConfig, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
+import { type CommandContext, type Logger, type NetworksConfig, redisKeyPrefix, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
+import { untilSignal } from '@uncle-rpc/process'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
 import { createUncleFilter } from './methods/uncleFilter.js'
@@ -9,30 +10,10 @@ import { createRpcServer } from './server.js'
 import { adminReadyBody, type ReadinessReport } from './transport/readiness.js'
 import { answerReadinessRequests, askWorkersReadiness } from './workerReadiness.js'
 
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
-}
-
 function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): string {
   const host = args.host === '0.0.0.0' || args.host === '::' ? '127.0.0.1' : args.host
   const names = config.networks.map((n) => n.name).join(', ')
   return `rpc listening on http://${host}:${port}/v3/<API_KEY> and ws://${host}:${port}/ws/v3/<API_KEY> (networks: ${names}; workers: ${args.workers})\n`
-}
-
-/**
- * Redis key prefix of a deployment, `uncle-rpc:<database name>` (as the indexer's queues): the
- * processes of one deployment share rate-limit budgets, other deployments on the same Redis do not.
- */
-export function redisPrefix(databaseUrl: string): string {
-  return `uncle-rpc:${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'postgres'}`
 }
 
 /** Serves the admin port (GET /metrics, /health, /ready) when --metrics-port is given and prints its URL on stdout. */
@@ -173,7 +154,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         fastPath: args.fastPath,
         requestsPerTurn: args.requestsPerTurn,
         rateLimits: args.rateLimits
-          ? { redisUrl: env.REDIS_URL, prefix: redisPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
+          ? { redisUrl: env.REDIS_URL, prefix: redisKeyPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,
         dbDeadlineMs: args.dbDeadlineMs,
         dbStatements: args.dbPool,

@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 
 /** The client closed the connection before sending the whole request body. */
 export class ClientAbortedError extends BaseError {

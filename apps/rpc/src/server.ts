@@ -3,6 +3,7 @@ import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
 import { addDailyAndHourlyUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
+import { listen } from '@uncle-rpc/process'
 import { createAnswer } from './transport/answer.js'
 import { createApp, finishApp } from './transport/app.js'
 import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './access/auth.js'
@@ -154,7 +155,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         msg: 'internal error',
         correlation_id: correlationId,
         network: context.network.name,
-        error: error instanceof Error ? error.message : String(error),
+        error,
       }),
   })
 
@@ -255,14 +256,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       await heads.refresh().catch((error: unknown) =>
         logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
       )
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen({ port, host, backlog: options.listenBacklog ?? defaultListenBacklog }, () => {
-          server.off('error', reject)
-          resolve()
-        })
-      })
-      return server.address() as AddressInfo
+      return listen(server, { port, host, backlog: options.listenBacklog ?? defaultListenBacklog })
     },
     async close() {
       heads.stop()

@@ -1,4 +1,5 @@
 import { runCommand } from '@uncle-rpc/config'
+import { untilSignal } from '@uncle-rpc/process'
 import { parseSampleNodeArgs, type SampleNodeConfig, usage } from './args.js'
 import { startSampleNode } from './node.js'
 
@@ -13,15 +14,7 @@ export function run(argv: string[]): Promise<number | undefined> {
 async function serve(config: SampleNodeConfig): Promise<number> {
   const node = await startSampleNode(config, { log: (line) => process.stderr.write(`sample-node: ${line}\n`) })
   process.stdout.write(`sample-node listening on ${node.summary}\n`)
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  await untilSignal()
   await node.close()
   return 0
 }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { toRpcHeaderFields } from '@uncle-rpc/chain'
 import type { SampleNodeConfig } from './args.js'
 import { createFaults, hasFaults } from './faults.js'
@@ -64,8 +65,8 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
     methods,
     maxBatchSize: config.maxBatchSize,
     faults: hasFaults(config.faults) ? createFaults(config.faults) : undefined,
-    onInternalError: (error, correlationId) =>
-      log(`internal error ${correlationId}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    // Note: inspect() gives the stack, the own fields and the cause chain.
+    onInternalError: (error, correlationId) => log(`internal error ${correlationId}: ${inspect(error)}`),
   })
   const ws = attachWebSocket(server.server, {
     methods,
@@ -74,7 +75,7 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
       const block = chain.blockByNumber(chain.head())
       return block === undefined ? null : toRpcHeaderFields(block.header)
     },
-    onInternalError: (error, correlationId) => log(`internal error ${correlationId} (ws): ${error instanceof Error ? error.message : String(error)}`),
+    onInternalError: (error, correlationId) => log(`internal error ${correlationId} (ws): ${inspect(error)}`),
   })
   announce.head = () => ws.announceHead()
   let address: Awaited<ReturnType<typeof server.listen>>

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createJsonRpcHandler, type JsonRpcMethods, parseMessage, ServerError } from '@uncle-rpc/jsonrpc'
+import { listen, sleep } from '@uncle-rpc/process'
 import type { FaultDecision, Faults } from './faults.js'
 
 // The HTTP transport, shaped like geth's rpc/http.go: POST with a JSON content type, 5 MiB body
@@ -59,7 +60,6 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Builds the sample node's HTTP server (not yet listening). */
 export function createSampleNodeServer(parameters: SampleNodeServerParameters): SampleNodeServer {
@@ -128,14 +128,7 @@ export function createSampleNodeServer(parameters: SampleNodeServerParameters): 
 
   return {
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(port, host, () => {
-          server.off('error', reject)
-          resolve(server.address() as AddressInfo)
-        })
-      }),
+    listen: (port, host) => listen(server, { port, host }),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve())

@@ -5,11 +5,13 @@ import { type BlockHeader, type FieldKind, type HashedHeader, type Hex, headerFi
 
 // The one place where wire (JSON-RPC) and RLP forms of a header meet the domain form.
 
-const quantityRe = /^0x(0|[1-9a-f][0-9a-f]*)$/i
-const dataRe = /^0x([0-9a-f]{2})*$/i
+/** A JSON-RPC quantity: `0x` and hex digits without leading zeros (`0x0` for zero). The one copy of this rule. */
+export const quantityPattern = /^0x(0|[1-9a-f][0-9a-f]*)$/i
+/** JSON-RPC data: `0x` and whole bytes of hex digits. The one copy of this rule. */
+export const hexDataPattern = /^0x([0-9a-f]{2})*$/i
 
 function readQuantity(value: unknown): bigint | undefined {
-  return typeof value === 'string' && quantityRe.test(value) ? BigInt(value) : undefined
+  return typeof value === 'string' && quantityPattern.test(value) ? BigInt(value) : undefined
 }
 
 /** A JSON-RPC quantity (`0x…`, no leading zeros) outside a header → bigint; `what` names it in the InvalidQuantityError. */
@@ -20,7 +22,7 @@ export function quantityFromRpc(what: string, value: unknown): bigint {
 }
 
 function parseBytes(field: string, value: unknown, size: number | undefined): Hex {
-  if (typeof value !== 'string' || !dataRe.test(value))
+  if (typeof value !== 'string' || !hexDataPattern.test(value))
     throw new InvalidHeaderError({ field, value, reason: 'expected 0x-prefixed hex bytes' })
   if (size !== undefined && value.length !== 2 + size * 2)
     throw new InvalidHeaderError({ field, value, reason: `expected ${size} bytes` })

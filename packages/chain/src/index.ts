@@ -1,4 +1,17 @@
-export { headerFromRlpFields, headerFromRpc, headerToRlpFields, presentHeaderFields, quantityFromRpc, quantityToRlpHex, type RpcHeader, rpcHeaderWithRlp } from './codecs.js'
+export type { BlockRange } from './blockRanges.js'
+export { coversRange, gapsOf, holesBelowTop, indexedHeight, mergeRanges } from './blockRanges.js'
+export {
+  headerFromRlpFields,
+  headerFromRpc,
+  headerToRlpFields,
+  hexDataPattern,
+  presentHeaderFields,
+  quantityFromRpc,
+  quantityPattern,
+  quantityToRlpHex,
+  type RpcHeader,
+  rpcHeaderWithRlp,
+} from './codecs.js'
 export type { EpochAccumulator, HeaderRecord } from './era1/accumulator.js'
 export { createEpochAccumulator, epochAccumulatorRoot, epochSize } from './era1/accumulator.js'
 export type { Era1Block, Era1BlockPayloads } from './era1/decodeEra1Block.js'
@@ -24,6 +37,8 @@ export { downloadFile, Era1MirrorError, sha256File } from './era1/mirror/downloa
 export { era1NamesIn, nameForEpoch, parseChecksums } from './era1/mirror/mirrorIndex.js'
 export type { Era1File } from './era1/openEra1.js'
 export { openEra1 } from './era1/openEra1.js'
+export type { BlockIndexPlace } from './era1/blockIndex.js'
+export { locateBlockIndex } from './era1/blockIndex.js'
 export type { VerifyEra1Options, VerifyEra1ReturnType } from './era1/verifyEra1.js'
 export { verifyEra1 } from './era1/verifyEra1.js'
 export type { VerifyEra1FileParameters, VerifyEra1FileReturnType } from './era1/verifyEra1File.js'

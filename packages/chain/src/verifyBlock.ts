@@ -1,4 +1,4 @@
-import { BaseError } from './errors.js'
+import { BaseError } from '@uncle-rpc/errors'
 import { bytesToHexString } from './bytes.js'
 import { keccak256Bytes } from './hashes.js'
 import { encodeHeaderBytes, encodeRlpListOf } from './headerBytes.js'

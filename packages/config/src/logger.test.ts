@@ -30,6 +30,31 @@ describe('createLogger', () => {
     expect(lines[0]).toMatchObject({ name: 'rpc', request_id: 7, msg: 'x' })
   })
 
+  test('behavior: an Error under `error` is logged with its name, message, stack, fields and cause chain; text stays text', () => {
+    const { lines, destination } = capture()
+    const logger = createLogger({ level: 'info', name: 'rpc', destination })
+    class LookupError extends Error {
+      readonly table = 'uncles'
+      constructor(cause: unknown) {
+        super('lookup failed', { cause })
+        this.name = 'LookupError'
+      }
+    }
+    logger.error({ msg: 'internal error', correlation_id: 'ab12cd34', error: new LookupError(new Error('connection terminated')) })
+    logger.warn({ msg: 'retrying', error: 'HTTP 503' })
+    expect(lines[0]).toMatchObject({
+      correlation_id: 'ab12cd34',
+      error: {
+        type: 'LookupError',
+        message: 'lookup failed',
+        table: 'uncles',
+        stack: expect.stringMatching(/^LookupError: lookup failed\n\s+at /),
+        cause: { type: 'Error', message: 'connection terminated', stack: expect.stringContaining('Error: connection terminated') },
+      },
+    })
+    expect(lines[1]).toMatchObject({ error: 'HTTP 503' })
+  })
+
   test('behavior: API keys are redacted under their usual names', () => {
     const { lines, destination } = capture()
     const key = '0123456789abcdef0123456789abcdef'

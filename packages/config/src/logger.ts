@@ -29,6 +29,14 @@ export function redactKey(apiKey: string): string {
 // Note: a second line of defence; code should still log redactKey(key) rather than the key.
 const redactPaths = ['apiKey', 'api_key', '*.apiKey', '*.api_key']
 
+/**
+ * An Error under `error` is logged as an object: its name (`type`), message, stack, own fields
+ * and the same for its `cause`, down the chain. Anything else is logged as it is.
+ */
+function serializeError(value: unknown): unknown {
+  return value instanceof Error ? pino.stdSerializers.errWithCause(value) : value
+}
+
 /** Whether `format` means readable lines on stderr (`auto`: stderr is a terminal). */
 export function wantsPrettyLogs(format: LogFormat | undefined): boolean {
   return format === 'pretty' || ((format ?? 'auto') === 'auto' && isatty(2))
@@ -46,6 +54,7 @@ export function createLogger({ level, name, destination, format }: CreateLoggerP
       name,
       base: { pid: process.pid, name },
       redact: { paths: redactPaths, censor: (value) => (typeof value === 'string' ? redactKey(value) : '[redacted]') },
+      serializers: { error: serializeError },
     },
     destination ?? (pretty ? prettyDestination({ fd: 2, color: isatty(2) }) : pino.destination({ dest: 2, sync: true })),
   )

@@ -1,4 +1,4 @@
-import type { Hex } from '@uncle-rpc/chain'
+import { type Hex, hexDataPattern } from '@uncle-rpc/chain'
 import { type SQL, sql } from 'drizzle-orm'
 import { customType } from 'drizzle-orm/pg-core'
 import { InvalidColumnValueError } from './errors.js'
@@ -6,11 +6,9 @@ import { InvalidColumnValueError } from './errors.js'
 // The one place where domain values (Hex, bigint) meet their Postgres forms (bytea, numeric).
 // The bulk writers in queries/ use the same converters as the column types.
 
-const hexRe = /^0x(?:[0-9a-fA-F]{2})*$/
-
 /** `0x…` hex → bytea bytes. Throws on anything that is not even-length hex. */
 export function hexToBytea(value: Hex): Buffer {
-  if (!hexRe.test(value))
+  if (!hexDataPattern.test(value))
     throw new InvalidColumnValueError('bytea', `expected 0x-prefixed even-length hex, got ${value.slice(0, 80)}`)
   return Buffer.from(value.slice(2), 'hex')
 }
@@ -63,7 +61,7 @@ function quoteElement(text: string): string {
 const elementEncoders: Record<string, (value: never) => string> = {
   // Note: `\\x…` in an array literal unescapes to `\x…`, bytea's hex input format.
   bytea: (value: Hex) => {
-    if (!hexRe.test(value))
+    if (!hexDataPattern.test(value))
       throw new InvalidColumnValueError('bytea', `expected 0x-prefixed even-length hex, got ${value.slice(0, 80)}`)
     return `\\\\x${value.slice(2)}`
   },

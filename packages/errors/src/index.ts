@@ -1,1 +1,2 @@
 export { BaseError } from './BaseError.js'
+export { NonRetryableError } from './NonRetryableError.js'

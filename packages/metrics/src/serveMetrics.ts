@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen } from '@uncle-rpc/process'
 import type { MetricsSource } from './registry.js'
 
 export type MetricsServer = {
@@ -55,14 +55,7 @@ export async function serveMetrics(deps: ServeMetricsDeps, { port, host }: { por
       },
     )
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const address = server.address() as AddressInfo
+  const address = await listen(server, { port, host })
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shown}:${address.port}/metrics`,

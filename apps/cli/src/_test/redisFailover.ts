@@ -2,12 +2,11 @@ import { writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRedisClient } from '@uncle-rpc/config'
+import { createRedisClient, redisKeyPrefix } from '@uncle-rpc/config'
 import { countBlocks, createApiKey, createDb } from '@uncle-rpc/db'
 import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, type SentinelGroup, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
 import { compareWithNode, nodeBlocks } from '../../../indexer/src/_test/compareWithNode.js'
-import { redisPrefix } from '../../../rpc/src/cli.js'
 
 // Test-only (and bench/redis-failover.ts): the whole system on Redis under Sentinel while the
 // primary is SIGKILLed. A slowed sample node, one indexer backfilling it, one rpc process under
@@ -187,7 +186,7 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
     const dailyCount = async (url: string) => {
       const client = createRedisClient(url)
       try {
-        const keys = await client.keys(`${redisPrefix(database.url)}:rl:${row.id}:d:*`)
+        const keys = await client.keys(`${redisKeyPrefix(database.url)}:rl:${row.id}:d:*`)
         return keys.length === 0 ? 0 : (await client.mget(...keys)).reduce((sum, v) => sum + Number(v ?? 0), 0)
       } finally {
         client.disconnect()
@@ -233,7 +232,7 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
       dailyAtEnd = await dailyCount(group.primaryUrl())
       const promoted = createRedisClient(group.primaryUrl())
       try {
-        limitKeys = (await promoted.keys(`${redisPrefix(database.url)}:rl:*`)).length
+        limitKeys = (await promoted.keys(`${redisKeyPrefix(database.url)}:rl:*`)).length
       } finally {
         promoted.disconnect()
       }

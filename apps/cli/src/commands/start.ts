@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, formatLogLine, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, latestUncle, migrateDatabase } from '@uncle-rpc/db'
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
+import { sleep, untilSignal } from '@uncle-rpc/process'
 import { createLiveBlock, type LiveBlock } from '../liveBlock.js'
 import { type LiveSample, networkStatuses, renderNetworkLine } from '../liveStatus.js'
 import { checkServices } from '../services.js'
@@ -31,7 +32,6 @@ Needs PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL: redis://…, or redis+se
 Redis Sentinel) running.
 `
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function waitForUncle(env: Env, network: string, children: readonly Child[]) {
   const database = createDb({ url: env.DATABASE_URL, max: 1 })
@@ -137,10 +137,7 @@ export async function run(argv: string[]): Promise<number> {
   let configArgs = values.config ? ['--config', values.config] : []
   const effectiveConfig = join(tmpdir(), `uncle-rpc-start-${process.pid}.json`)
   const children: Child[] = []
-  const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'))
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-  })
+  const stopped = untilSignal()
   // Startup waits give up when a signal arrives (children are stopped in `finally`).
   const untilStopped = <T>(promise: Promise<T>): Promise<T> =>
     Promise.race([promise, stopped.then((signal): never => { throw new ChildExitedError(`stopped by ${signal} while starting`) })])

@@ -2,15 +2,13 @@ import { open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { mkdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { BaseError, createEra1Mirror, type EpochRoots, type Era1MirrorFile, parseEra1FileName } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { createEra1Mirror, type EpochRoots, epochSize, type Era1MirrorFile, locateBlockIndex, parseEra1FileName } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 
 // Where era1 files come from. A directory is read in place; a mirror (http(s) base URL)
 // downloads each file before its job and removes it after (unless kept). Both give the
 // indexer the same small interface.
-
-/** Blocks per era1 epoch. */
-export const epochSize = 8192
 
 /** One era1 file: `<network>-<epoch>-<root8>.era1` and the blocks it holds. */
 export type Era1FileRef = { epoch: number; name: string; startNumber: bigint; count: number }
@@ -33,19 +31,16 @@ export class Era1StoreError extends BaseError {
   }
 }
 
-/** Reads the BlockIndex at the end of a file: its first block number and block count. */
+/** Reads the BlockIndex at the end of a file (16 bytes of it, not the file): its first block number and block count. */
 async function readIndex(path: string): Promise<{ startNumber: bigint; count: number }> {
   const file = await open(path, 'r')
   try {
     const { size } = await file.stat()
-    const tail = Buffer.alloc(8)
-    await file.read(tail, 0, 8, size - 8)
-    const count = Number(tail.readBigUInt64LE(0))
-    if (count < 1 || count > epochSize) throw new Era1StoreError(`${path}: block index count ${count} is not 1–${epochSize}`)
-    const head = Buffer.alloc(8)
-    // BlockIndex record: header(8) | start u64 | offsets i64 × count | count u64
-    await file.read(head, 0, 8, size - 8 - 8 * count - 8)
-    return { startNumber: head.readBigUInt64LE(0), count }
+    const word = Buffer.alloc(8)
+    await file.read(word, 0, 8, size - 8)
+    const place = locateBlockIndex(size, word.readBigUInt64LE(0))
+    await file.read(word, 0, 8, place.startNumberAt)
+    return { startNumber: word.readBigUInt64LE(0), count: place.count }
   } finally {
     await file.close()
   }

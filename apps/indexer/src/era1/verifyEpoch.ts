@@ -1,10 +1,11 @@
 import {
   type EpochRoots,
+  epochSize,
   type HashedHeader,
   type Hex,
   headerFieldIndex,
   headerFromBytes,
-  rlpListLength,
+  uncleSizeFromRlpLength,
   verifyEra1File,
 } from '@uncle-rpc/chain'
 
@@ -50,7 +51,7 @@ export function verifyEpoch({ bytes, name, roots, want }: VerifyEpochParameters)
   const numbers: number[] = []
   const uncles: PackedEpochBlocks['uncles'] = []
   // Note: sized for a full epoch up front; trimmed to the blocks wanted at the end.
-  let hashes = new Uint8Array(64 * 8192)
+  let hashes = new Uint8Array(64 * epochSize)
   const result = verifyEra1File({
     bytes,
     file: name,
@@ -67,9 +68,8 @@ export function verifyEpoch({ bytes, name, roots, want }: VerifyEpochParameters)
       hashes.set(block.header.hash, 64 * at)
       hashes.set(block.header.fields[headerFieldIndex.parentHash] as Uint8Array, 64 * at + 32)
       numbers.push(Number(block.number))
-      // geth's uncle `size`: RLP of [header, [], []].
       if (block.uncles.length > 0)
-        uncles.push({ at, uncles: block.uncles.map((u) => ({ ...headerFromBytes(u), size: rlpListLength(u.rlp.length + 2) })) })
+        uncles.push({ at, uncles: block.uncles.map((u) => ({ ...headerFromBytes(u), size: uncleSizeFromRlpLength(u.rlp.length) })) })
     },
   })
   return {

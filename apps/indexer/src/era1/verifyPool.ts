@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
-import { BaseError, Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
 import { type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 import type { VerifyResponse } from './verifyWorkerMain.js'
 

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads'
-import { BaseError, Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
 import { type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 
 // The era1 verification thread: decodes and verifies one file per message, so the main thread

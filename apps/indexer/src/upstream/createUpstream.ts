@@ -1,40 +1,33 @@
-import { BaseError, quantityFromRpc } from '@uncle-rpc/chain'
-import { classifyError, type UpstreamFailure } from './classifyError.js'
+import { quantityFromRpc } from '@uncle-rpc/chain'
+import { UpstreamError } from './errors.js'
+import { classifyFailure } from './failure.js'
 import { createGovernor, type Governor } from './governor.js'
-import { type BatchOutcome, sendHttpBatch } from './httpBatch.js'
-import { createWebSocketLink, type NewHeadsHandlers } from './webSocketLink.js'
+import { type EntryOutcome, sendHttpBatch } from './httpBatch.js'
+import { createRequestMany, type Settled, type UpstreamRequest, worstFailure } from './requestMany.js'
+import { createWebSocketLink, type NewHeadsHandlers, WebSocketRequestError } from './webSocketLink.js'
 
-/** The upstream node kept failing (after retries), or answered something that cannot be right. */
-export class UpstreamError extends BaseError {
-  readonly retryable: boolean
-  constructor(message: string, { retryable, cause }: { retryable: boolean; cause?: unknown }) {
-    super(message, { name: 'UpstreamError', cause })
-    this.retryable = retryable
-  }
-}
-
-export type UpstreamRequest = { method: string; params: unknown[] }
+export type { Settled, UpstreamRequest }
 
 export type UpstreamOptions = {
   url: string
-  /** Requests per JSON-RPC batch (one HTTP request). */
+  /** Requests per JSON-RPC batch (one HTTP request), or sent together over a WebSocket. */
   batchSize?: number
   /** Most batches in flight at once (the adaptive window starts here). */
   maxInFlight?: number
   timeoutMs?: number
-  /** Rounds of retries for failed entries before giving up on the call. */
-  maxAttempts?: number
-  onRetry?: (info: { attempt: number; failed: number; reason: string; delayMs: number }) => void
+  /** Requests of a pass that failed (timeout, connection, 5xx, 429, …); the job that asked retries them. */
+  onFailed?: (info: { failed: number; reason: string }) => void
 }
 
 export type Upstream = {
   /**
-   * Sends many requests as JSON-RPC batches, retrying only the entries that failed (or whose
-   * result `accept` rejects, e.g. a `null` block from a lagging node) with backoff.
+   * Sends many requests in one pass (chunked, paced by the governor): each comes back settled.
+   * Nothing is retried here; see {@link createRequestMany}.
    */
-  requestMany<T>(requests: UpstreamRequest[], accept?: (result: unknown) => boolean): Promise<T[]>
-  request<T>(request: UpstreamRequest, accept?: (result: unknown) => boolean): Promise<T>
+  requestMany<T>(requests: readonly UpstreamRequest[], accept?: (result: unknown) => boolean): Promise<Settled<T>[]>
+  /** eth_chainId. Throws UpstreamError when the node does not answer. */
   chainId(): Promise<bigint>
+  /** eth_blockNumber. Throws UpstreamError when the node does not answer. */
   blockNumber(): Promise<bigint>
   /**
    * ws(s):// nodes only: keeps a `newHeads` subscription up (NewHeadsHandlers); resolves to the
@@ -51,94 +44,45 @@ export function isWebSocketUrl(url: string): boolean {
   return /^wss?:\/\//i.test(url)
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Creates the JSON-RPC client for one network's archive node (raw JSON-RPC batches over HTTP; viem over WebSocket). */
+/**
+ * The JSON-RPC client of one network's archive node: raw JSON-RPC batches over HTTP (httpBatch.ts),
+ * or our own link over a WebSocket (webSocketLink.ts), with one failure classifier (failure.ts),
+ * one request-many with its governor (requestMany.ts) and the typed calls the indexer makes.
+ */
 export function createUpstream(options: UpstreamOptions): Upstream {
-  const batchSize = options.batchSize ?? 100
-  const maxAttempts = options.maxAttempts ?? 10
-  const governor = createGovernor({ max: options.maxInFlight ?? 4 })
   const timeout = options.timeoutMs ?? 20_000
-  // Note: retries are ours (per failed entry, honouring Retry-After), so viem's are off. Over a
-  // WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
+  const governor = createGovernor({ max: options.maxInFlight ?? 4 })
   const link = isWebSocketUrl(options.url) ? createWebSocketLink(options.url, timeout) : undefined
-  // Over HTTP a chunk is one raw JSON-RPC batch; over a WebSocket, the link's requests issued at once.
-  const sendChunk = async (chunk: UpstreamRequest[]): Promise<BatchOutcome[]> => {
+  // Note: over a WebSocket there is no batching: a chunk's requests are all in flight on the socket at once.
+  const send = async (chunk: UpstreamRequest[]): Promise<EntryOutcome[]> => {
     if (!link) return sendHttpBatch(options.url, chunk, timeout)
     const settled = await Promise.allSettled(chunk.map((r) => link.request(r.method, r.params)))
-    return settled.map((outcome) =>
-      outcome.status === 'fulfilled' ? { ok: true, result: outcome.value } : { ok: false, failure: classifyError(outcome.reason) },
-    )
+    return settled.map((outcome) => {
+      if (outcome.status === 'fulfilled') return { ok: true, result: outcome.value }
+      const failure = outcome.reason instanceof WebSocketRequestError ? outcome.reason.failure : ({ kind: 'connection' } as const)
+      return { ok: false, failure: classifyFailure(failure) }
+    })
+  }
+  const pass = createRequestMany({ send, chunkSize: options.batchSize ?? 100, governor })
+
+  async function requestMany<T>(requests: readonly UpstreamRequest[], accept?: (result: unknown) => boolean): Promise<Settled<T>[]> {
+    const settled = await pass<T>(requests, accept)
+    const worst = worstFailure(settled)
+    if (worst !== undefined) options.onFailed?.({ failed: settled.filter((s) => !s.ok).length, reason: worst.reason })
+    return settled
   }
 
-  async function requestMany<T>(
-    requests: UpstreamRequest[],
-    accept: (result: unknown) => boolean = (r) => r !== null,
-  ): Promise<T[]> {
-    const results = new Array<T>(requests.length)
-    let pending = requests.map((_, i) => i)
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      const failed: number[] = []
-      let worst: UpstreamFailure | undefined
-      const chunks: number[][] = []
-      for (let i = 0; i < pending.length; i += batchSize) chunks.push(pending.slice(i, i + batchSize))
-      await Promise.all(
-        chunks.map(async (chunk) => {
-          const release = await governor.acquire()
-          try {
-            const settled = await sendChunk(chunk.map((i) => requests[i] as UpstreamRequest))
-            let throttled: UpstreamFailure | undefined
-            settled.forEach((outcome, k) => {
-              const index = chunk[k] as number
-              if (outcome.ok && accept(outcome.result)) {
-                results[index] = outcome.result as T
-                return
-              }
-              const failure = outcome.ok ? { retryable: true, throttled: false, reason: 'missing result (node behind?)' } : outcome.failure
-              if (!failure.retryable)
-                throw new UpstreamError(`${requests[index]?.method} failed: ${failure.reason}`, { retryable: false })
-              if (failure.throttled) throttled = failure
-              if (!worst || failure.throttled || failure.retryAfterMs) worst = failure
-              failed.push(index)
-            })
-            governor.report(throttled ? 'throttled' : 'ok', throttled?.retryAfterMs)
-          } finally {
-            release()
-          }
-        }),
-      )
-      pending = failed
-      if (pending.length === 0) break
-      if (attempt >= maxAttempts)
-        throw new UpstreamError(
-          `upstream still failing after ${attempt} attempts (${pending.length} requests; last: ${worst?.reason})`,
-          {
-            retryable: true,
-          },
-        )
-      // Note: capped at 10 s, so a node that comes back is in use again within seconds; a
-      // server that wants longer says so with Retry-After.
-      const backoff = Math.min(10_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
-      const delayMs = Math.max(backoff, worst?.retryAfterMs ?? 0)
-      options.onRetry?.({ attempt, failed: pending.length, reason: worst?.reason ?? 'unknown', delayMs })
-      await sleep(delayMs)
-    }
-    return results
+  const one = async <T>(method: string): Promise<T> => {
+    const [settled] = await requestMany<T>([{ method, params: [] }])
+    if (settled === undefined || !settled.ok) throw new UpstreamError(`${method} failed: ${settled?.ok === false ? settled.failure.reason : 'no answer'}`)
+    return settled.result
   }
 
   return {
     governor,
     requestMany,
-    async request<T>(request: UpstreamRequest, accept?: (result: unknown) => boolean) {
-      const [result] = await requestMany<T>([request], accept)
-      return result as T
-    },
-    async chainId() {
-      return quantityFromRpc('chainId', await this.request({ method: 'eth_chainId', params: [] }))
-    },
-    async blockNumber() {
-      return quantityFromRpc('blockNumber', await this.request({ method: 'eth_blockNumber', params: [] }))
-    },
+    chainId: async () => quantityFromRpc('chainId', await one('eth_chainId')),
+    blockNumber: async () => quantityFromRpc('blockNumber', await one('eth_blockNumber')),
     ...(link && { subscribeNewHeads: link.subscribeNewHeads }),
     async close() {
       await link?.close()

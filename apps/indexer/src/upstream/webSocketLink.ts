@@ -1,5 +1,21 @@
-import { RpcRequestError, SocketClosedError, TimeoutError } from 'viem'
+import { BaseError } from '@uncle-rpc/errors'
 import { WebSocket } from 'ws'
+import type { TransportFailure } from './failure.js'
+
+/**
+ * A request over the WebSocket that failed: how (for classifyFailure). The message never holds
+ * the node's URL, which may carry an API key.
+ */
+export class WebSocketRequestError extends BaseError {
+  readonly failure: TransportFailure
+  constructor(failure: TransportFailure, options: { cause?: unknown } = {}) {
+    const what = failure.kind === 'rpc error' ? `JSON-RPC error ${String(failure.code)}` : failure.kind === 'timeout' ? 'timed out' : 'socket closed'
+    super(`WebSocket request failed: ${what}`, { name: 'WebSocketRequestError', ...options })
+    this.failure = failure
+  }
+}
+
+const socketClosed = () => new WebSocketRequestError({ kind: 'connection' })
 
 /** What the head follower hears from a newHeads subscription. */
 export type NewHeadsHandlers = {
@@ -20,14 +36,14 @@ export type WebSocketLink = {
   close(): Promise<void>
 }
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout; body: Record<string, unknown> }
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
 type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown }; method?: string; params?: { subscription?: unknown } }
 
 const maxReconnectDelayMs = 5_000
 
 /**
  * A JSON-RPC client over one WebSocket (the `ws` package), opened on first use and again after a
- * close: requests in flight when it closes fail with SocketClosedError (callers retry). While a
+ * close: requests in flight when it closes fail with a WebSocketRequestError (callers retry). While a
  * newHeads subscription is wanted the link reconnects by itself (250 ms doubling to 5 s) and
  * subscribes again, then tells the subscriber, which must assume it missed heads meanwhile.
  * Errors are reported to callers, never printed.
@@ -59,7 +75,7 @@ export function createWebSocketLink(url: string, timeoutMs: number): WebSocketLi
     if (waiting === undefined) return
     pending.delete(reply.id as number)
     clearTimeout(waiting.timer)
-    if (reply.error) waiting.reject(new RpcRequestError({ body: waiting.body, error: reply.error, url }))
+    if (reply.error) waiting.reject(new WebSocketRequestError({ kind: 'rpc error', code: reply.error.code }))
     else waiting.resolve(reply.result)
   }
 
@@ -71,27 +87,27 @@ export function createWebSocketLink(url: string, timeoutMs: number): WebSocketLi
     for (const [id, waiting] of pending) {
       clearTimeout(waiting.timer)
       pending.delete(id)
-      waiting.reject(new SocketClosedError({ url }))
+      waiting.reject(socketClosed())
     }
     if (heads && !closed) {
-      heads.onError(new SocketClosedError({ url }))
+      heads.onError(socketClosed())
       scheduleReconnect()
     }
   }
 
   const open = (): Promise<WebSocket> => {
-    if (closed) return Promise.reject(new SocketClosedError({ url }))
+    if (closed) return Promise.reject(socketClosed())
     opening ??= new Promise<WebSocket>((resolve, reject) => {
       const created = new WebSocket(url, { handshakeTimeout: timeoutMs, perMessageDeflate: false })
       socket = created
       created.on('message', onMessage)
       created.once('open', () => resolve(created))
       created.on('error', (error) => {
-        reject(error)
+        reject(new WebSocketRequestError({ kind: 'connection' }, { cause: error }))
         created.terminate()
       })
       created.once('close', () => {
-        reject(new SocketClosedError({ url }))
+        reject(socketClosed())
         onClose(created)
       })
     })
@@ -101,16 +117,15 @@ export function createWebSocketLink(url: string, timeoutMs: number): WebSocketLi
   const request = async (method: string, params: unknown[]): Promise<unknown> => {
     const ws = await open()
     // Note: ws drops what is sent on a closing socket without a word; fail now instead of at the timeout.
-    if (ws.readyState !== WebSocket.OPEN) throw new SocketClosedError({ url })
+    if (ws.readyState !== WebSocket.OPEN) throw socketClosed()
     const id = nextId++
-    const body = { jsonrpc: '2.0', id, method, params }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id)
-        reject(new TimeoutError({ body, url }))
+        reject(new WebSocketRequestError({ kind: 'timeout' }))
       }, timeoutMs)
-      pending.set(id, { resolve, reject, timer, body })
-      ws.send(JSON.stringify(body))
+      pending.set(id, { resolve, reject, timer })
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
     })
   }
 

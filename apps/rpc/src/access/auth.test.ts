@@ -1,7 +1,7 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createApiKey, type Db, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
+import { describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, type KeyStore } from './auth.js'
 import { createDbKeyStore } from './keyStore.js'
 
@@ -9,19 +9,8 @@ const logger = createLogger({ level: 'fatal', name: 'auth-test' })
 const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"invalid project id"}}'
 const missing = '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"project id required in the url"}}'
 
-let database: TestDatabase
 let db: Db
-let closeDb: () => Promise<void>
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  ;({ db, close: closeDb } = createDb({ url: database.url, max: 2 }))
-})
-
-afterAll(async () => {
-  await closeDb?.()
-  await database?.drop()
-})
+useTestDatabase({ max: 2 }, (opened) => (db = opened.db))
 
 /** The real api_keys store, counting the calls that reach Postgres. */
 function countingStore() {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { createApiKey, createDb, type Db, registerNetwork, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey, type Db, registerNetwork, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
+import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openWs, post, type TestServer, startTestServer } from '../_test/server.js'
 
@@ -11,16 +11,13 @@ const rejected = '{"jsonrpc":"2.0","id":null,"error":{"code":-32002,"message":"r
 const basic = (secret: string) => `Basic ${Buffer.from(`:${secret}`).toString('base64')}`
 
 describe('key restrictions on the RPC server', () => {
-  let database: TestDatabase
   let db: Db
-  let close: () => Promise<void>
   let server: TestServer
   let key: string
   let ids: { accountId: number; keyId: number }
+  useTestDatabase({ max: 2 }, (opened) => (db = opened.db))
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 2 }))
     await registerNetwork(db, { name: 'mainnet', chainId: 1n })
     await registerNetwork(db, { name: 'sepolia', chainId: 11155111n })
     const created = await createApiKey(db, { plan: 'team', label: 'restricted' })
@@ -30,8 +27,6 @@ describe('key restrictions on the RPC server', () => {
   })
   afterAll(async () => {
     await server?.rpc.close()
-    await close?.()
-    await database?.drop()
   })
 
   const restrict = async (patch: Parameters<typeof updateAccountKey>[1]['patch'], secret?: string | null) => {

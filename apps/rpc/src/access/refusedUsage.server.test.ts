@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { createApiKey, createDb, type Db, hashApiKey, listUsage, registerNetwork, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey, type Db, hashApiKey, listUsage, registerNetwork, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -13,22 +13,21 @@ const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getUncleByBloc
 const basic = (secret: string) => `Basic ${Buffer.from(`:${secret}`).toString('base64')}`
 
 describe('refused requests in usage', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let close: () => Promise<void>
   let server: TestServer
+  useTestDatabase({ max: 2 }, (opened) => {
+    database = opened
+    db = opened.db
+  })
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close } = createDb({ url: database.url, max: 2 }))
     await registerNetwork(db, { name: 'mainnet', chainId: 1n })
     await registerNetwork(db, { name: 'sepolia', chainId: 11155111n })
     server = await startTestServer(db, { networks: [{ name: 'mainnet', confirmations: 0 }, { name: 'sepolia', confirmations: 0 }] })
   })
   afterAll(async () => {
     await server?.rpc.close()
-    await close?.()
-    await database?.drop()
   })
 
   /** A new key with these restrictions, loaded by the server. */

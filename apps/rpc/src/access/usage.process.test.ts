@@ -1,9 +1,9 @@
+import { redisKeyPrefix } from '@uncle-rpc/config'
 import { createApiKey, type Db, usageDaily } from '@uncle-rpc/db'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { redisPrefix } from '../cli.js'
 import { type RpcProcess, sleep, startLoad, startRpcProcess } from '../_test/rpcProcess.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, post, type TestEnv } from '../_test/server.js'
@@ -29,7 +29,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc usage and dail
   afterAll(async () => {
     await rpc?.cli.stop('SIGKILL')
     const redis = new Redis(redisUrl)
-    const keys = await redis.keys(`${redisPrefix(env.database.url)}:*`)
+    const keys = await redis.keys(`${redisKeyPrefix(env.database.url)}:*`)
     if (keys.length > 0) await redis.del(...keys)
     redis.disconnect()
     await env?.close()
@@ -69,7 +69,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc usage and dail
     expect(await counted(env.db, row.id)).toEqual({ requests: 21, rateLimited: 1 })
     // Redis loses its data (our keys only: the shared Redis stays up).
     const redis = new Redis(redisUrl)
-    const keys = await redis.keys(`${redisPrefix(env.database.url)}:rl:*`)
+    const keys = await redis.keys(`${redisKeyPrefix(env.database.url)}:rl:*`)
     expect(keys.length).toBeGreaterThan(0)
     await redis.del(...keys)
     redis.disconnect()

@@ -14,7 +14,7 @@ export const defaultMaxEventLoopLagMs = 500
 export const shedRetryAfterSeconds = 1
 
 export type EventLoopLag = {
-  /** How far behind the event loop is now (ms): the lag of the running turn, or of the last sample if larger. */
+  /** How far behind the event loop is now (ms): the lag of the running turn, or of the last sample if larger (until the next sample). */
   lagMs(): number
   /** True while the lag is over the bound (always false when the bound is 0). */
   behind(): boolean
@@ -36,11 +36,9 @@ export function createEventLoopLag({ maxLagMs, sampleMs = 20 }: { maxLagMs: numb
     last = now
   }, sampleMs)
   timer.unref()
-  // Note: the last sample counts only while it is fresh (one period): a turn that ran long is over.
-  const lagMs = () => {
-    const since = performance.now() - last
-    return Math.max(0, since - sampleMs, since < sampleMs ? lastLag : 0)
-  }
+  // Note: the last sample counts until the next one replaces it, however long the process waits
+  // for a core in between (a clock window here let requests of a stalled turn through on a loaded machine).
+  const lagMs = () => Math.max(0, performance.now() - last - sampleMs, lastLag)
   return { lagMs, behind: () => lagMs() > maxLagMs, stop: () => clearInterval(timer) }
 }
 

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { BaseError, type Era1File, type Hex, openEra1, verifyEra1 } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { type Era1File, type Hex, openEra1, verifyEra1 } from '@uncle-rpc/chain'
 import { LRUCache } from 'lru-cache'
 import type { ChainBlock, ChainSource } from './chainSource.js'
 import { buildHashPrefixIndex, hashPrefix } from './hashIndex.js'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { BaseError } from '../errors.js'
+import { BaseError } from '@uncle-rpc/errors'
 import type { Hex } from '../header.js'
 
 // Published epoch accumulator roots: what an era1 file's computed root must equal, so that a

@@ -1,4 +1,4 @@
-import { BaseError } from '../errors.js'
+import { BaseError, NonRetryableError } from '@uncle-rpc/errors'
 import type { Hex } from '../header.js'
 
 /** A snappy framed stream that is malformed or fails its CRC32C check. */
@@ -90,9 +90,10 @@ function describeMismatch(m: Era1Mismatch): string {
 
 /**
  * An era1 file refused whole: names the file, its epoch (when known) and what differed. `cause`
- * is the underlying Era1FormatError, Era1VerificationError, BlockVerificationError, etc.
+ * is the underlying Era1FormatError, Era1VerificationError, BlockVerificationError, etc. The same
+ * file fails the same way again, so it is not retried.
  */
-export class Era1FileRefusedError extends BaseError {
+export class Era1FileRefusedError extends NonRetryableError {
   readonly file: string
   readonly epoch: number | undefined
   /** What differed, in one line (the cause's short message). */

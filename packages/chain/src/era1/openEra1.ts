@@ -1,6 +1,6 @@
 import { bytesToHexString } from '../bytes.js'
 import type { Hex } from '../header.js'
-import { epochSize } from './accumulator.js'
+import { locateBlockIndex } from './blockIndex.js'
 import type { Era1Block } from './decodeEra1Block.js'
 import { decodeEra1RawBlock, type Era1RawBlock, era1BlockFromRaw } from './decodeEra1RawBlock.js'
 import { type E2Record, e2HeaderSize, e2Type, expectE2Record, readE2Record } from './e2store.js'
@@ -50,15 +50,10 @@ export function openEra1(input: Uint8Array): Era1File {
 
   expectE2Record(bytes, 0, { type: e2Type.version, name: 'Version', length: 0 })
   if (bytes.length < 2 * e2HeaderSize + 24) fail(0, `file of ${bytes.length} bytes is too short for an era1 file`)
-  const countRaw = view.getBigUint64(bytes.length - 8, true)
-  if (countRaw < 1n || countRaw > BigInt(epochSize))
-    fail(bytes.length - 8, `block index count is ${countRaw}, expected 1–${epochSize}`)
-  const count = Number(countRaw)
-  const indexLength = 16 + 8 * count
-  const indexStart = bytes.length - e2HeaderSize - indexLength
-  if (indexStart < e2HeaderSize) fail(bytes.length - 8, `block index of ${count} entries does not fit in the file`)
-  expectE2Record(bytes, indexStart, { type: e2Type.blockIndex, name: 'BlockIndex', length: indexLength })
-  const startNumber = view.getBigUint64(indexStart + e2HeaderSize, true)
+  const index = locateBlockIndex(bytes.length, view.getBigUint64(bytes.length - 8, true))
+  const { count, recordStart: indexStart } = index
+  expectE2Record(bytes, indexStart, { type: e2Type.blockIndex, name: 'BlockIndex', length: 16 + 8 * count })
+  const startNumber = view.getBigUint64(index.startNumberAt, true)
 
   const accumulatorStart = indexStart - e2HeaderSize - 32
   const accumulator = expectE2Record(bytes, accumulatorStart, { type: e2Type.accumulator, name: 'Accumulator', length: 32 })
@@ -66,7 +61,7 @@ export function openEra1(input: Uint8Array): Era1File {
 
   const offsets: number[] = []
   for (let i = 0; i < count; i++) {
-    const at = indexStart + e2HeaderSize + 8 + 8 * i
+    const at = index.offsetsAt + 8 * i
     offsets.push(indexStart + Number(view.getBigInt64(at, true)))
   }
 
@@ -103,7 +98,7 @@ export function openEra1(input: Uint8Array): Era1File {
   if (pos !== accumulatorStart) fail(pos, `records overrun the Accumulator record at byte ${accumulatorStart}`)
 
   const locate = (number: bigint): { i: number; records: BlockRecords } => {
-    if (number < startNumber || number >= startNumber + countRaw)
+    if (number < startNumber || number >= startNumber + BigInt(count))
       throw new Era1BlockRangeError({ blockNumber: number, startNumber, count })
     const i = Number(number - startNumber)
     return { i, records: tuples[i]! }

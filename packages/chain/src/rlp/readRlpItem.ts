@@ -1,4 +1,4 @@
-import { BaseError } from '../errors.js'
+import { BaseError } from '@uncle-rpc/errors'
 
 // A strict RLP reader over bytes: it only locates items (no copies, no hex), and refuses every
 // non-canonical encoding. Strictness is what lets a verifier hash the stored bytes: bytes that

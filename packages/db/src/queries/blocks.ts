@@ -1,4 +1,5 @@
-import { BaseError, type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { CanonicalBlockConflictError, DatabaseWriteError, type PgErrorFields, UnknownNetworkError } from '../errors.js'

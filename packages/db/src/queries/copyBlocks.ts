@@ -1,4 +1,4 @@
-import { type HashedHeader, headerFields } from '@uncle-rpc/chain'
+import { type HashedHeader, headerFields, hexDataPattern } from '@uncle-rpc/chain'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Tx } from '../client.js'
@@ -73,8 +73,6 @@ async function copy(client: pg.PoolClient, statement: string, data: string): Pro
   })
 }
 
-const hexRe = /^0x(?:[0-9a-fA-F]{2})*$/
-
 /**
  * Writes blocks and their uncles inside transaction `tx` like {@link insertBlocksWithUncles}
  * (rows already present are skipped; same errors), by COPY when none of them is there yet.
@@ -86,7 +84,7 @@ export async function copyBlocksWithUncles(
   if (items.length === 0) return { blocks: 0, uncles: 0 }
   // Note: COPY's bytea input would accept odd hex; the INSERT path refuses it, and so does this.
   for (const { header } of items)
-    if (!hexRe.test(header.hash) || !hexRe.test(header.parentHash)) return insertBlocksWithUncles(tx, { network, blocks: items })
+    if (!hexDataPattern.test(header.hash) || !hexDataPattern.test(header.parentHash)) return insertBlocksWithUncles(tx, { network, blocks: items })
   await expectRegisteredNetwork(tx, network)
   const client = clientOf(tx)
   await client.query('savepoint uncle_rpc_copy')

@@ -1,10 +1,10 @@
+import { type BlockRange, gapsOf } from '@uncle-rpc/chain'
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../client.js'
 import { indexedRanges } from '../schema.js'
 import { notifyRangeIndexed } from './uncleBlocks.js'
 
-/** A closed interval of block numbers, `from <= to`. */
-export type BlockRange = { from: bigint; to: bigint }
+export type { BlockRange }
 
 /**
  * Records that every block of `[from, to]` (and its uncles) is written, and notifies listeners of
@@ -57,14 +57,7 @@ export async function findGaps(db: DbOrTx, { network, from, to }: BlockRange & {
     db,
     and(eq(indexedRanges.network, network), gte(indexedRanges.toBlock, from), lte(indexedRanges.fromBlock, to)),
   )
-  const gaps: BlockRange[] = []
-  let cursor = from
-  for (const range of covered) {
-    if (range.from > cursor) gaps.push({ from: cursor, to: range.from - 1n })
-    if (range.to + 1n > cursor) cursor = range.to + 1n
-  }
-  if (cursor <= to) gaps.push({ from: cursor, to })
-  return gaps
+  return gapsOf({ from, to, indexed: covered })
 }
 
 /**

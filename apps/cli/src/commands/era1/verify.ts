@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { BaseError } from '@uncle-rpc/errors'
 import {
-  BaseError,
   type EpochRoots,
   Era1FileRefusedError,
   hashesReady,

@@ -1,4 +1,5 @@
-import { BaseError, type Hex } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
+import { type Hex } from '@uncle-rpc/chain'
 import { LRUCache } from 'lru-cache'
 import type { ChainBlock, ChainSource } from '../chainSource.js'
 import { buildHashPrefixIndex, hashPrefix } from '../hashIndex.js'

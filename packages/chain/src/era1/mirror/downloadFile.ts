@@ -4,7 +4,8 @@ import { rename, rm, stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import { BaseError } from '../../errors.js'
+import { BaseError } from '@uncle-rpc/errors'
+import { sleep } from '@uncle-rpc/process'
 
 /** A download that failed for good (after its retries, or at once for 404 and checksum mismatches twice). */
 export class Era1MirrorError extends BaseError {
@@ -39,7 +40,6 @@ class RetryableDownloadError extends BaseError {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function sizeOf(path: string): Promise<number> {
   try {

@@ -1,0 +1,6 @@
+export type { ListenParameters } from './listen.js'
+export { listen } from './listen.js'
+export { sleep } from './sleep.js'
+export { untilSignal } from './untilSignal.js'
+export type { WakeableSleep } from './wakeableSleep.js'
+export { createWakeableSleep } from './wakeableSleep.js'
