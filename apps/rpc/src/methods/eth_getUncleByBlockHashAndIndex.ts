@@ -4,7 +4,7 @@ import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from 
 import { type AnswerCache, answerKey } from './cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from '../failover/policy.js'
 import { createDeadline, createReadGate, ReadsPausedError } from './readGuards.js'
-import type { BlockKnown, FindUncle, MethodContext } from './context.js'
+import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext } from './context.js'
 import type { ServedNetwork } from '../transport/network.js'
 
 export type UncleMethodDeps = {
@@ -46,10 +46,10 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
-  const inFlight = new Map<string, { answer: Promise<Uint8Array | null>; waiters: number; abort: AbortController }>()
+  const inFlight = new Map<string, { answer: Promise<Uint8Array | null>; waiters: number; abort: LookupCancel }>()
 
-  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number, signal: AbortSignal): Promise<Uint8Array | null> {
-    const found = await findUncle({ network: network.name, blockHash, index, signal })
+  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number, cancel: LookupCancel): Promise<Uint8Array | null> {
+    const found = await findUncle({ network: network.name, blockHash, index, cancel })
     if (found === null) return null
     // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
     const json = utf8.encode(serializeUncle(found.uncle))
@@ -92,8 +92,8 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     let shared = inFlight.get(key)
     if (shared === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
-      const abort = new AbortController()
-      const entry = { answer: lookup(key, context.network, blockHash, stored, abort.signal), waiters: 0, abort }
+      const abort = new LookupCancel()
+      const entry = { answer: lookup(key, context.network, blockHash, stored, abort), waiters: 0, abort }
       const settled = () => {
         if (inFlight.get(key) === entry) inFlight.delete(key)
       }

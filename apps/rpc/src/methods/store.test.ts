@@ -4,6 +4,7 @@ import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createFindUncle, defaultMaxLookupsPerStatement as maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
+import { LookupCancel } from './context.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('createFindUncle', () => {
   let database: TestDatabase
@@ -112,11 +113,11 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('create
   test('behavior: a queued lookup whose signal aborts is not sent and rejects with the reason', async () => {
     const reads = held()
     const find = createFindUncle(reads.source, { maxStatements: 1, onStatement: (_s, lookups) => reads.sizes.push(lookups) })
-    const ask = (line: (typeof lines)[number], signal?: AbortSignal) => find({ network: 'mainnet', blockHash: line.blockHash, index: Number(line.index), signal })
+    const ask = (line: (typeof lines)[number], cancel?: LookupCancel) => find({ network: 'mainnet', blockHash: line.blockHash, index: Number(line.index), cancel })
     const first = ask(lines[0]!)
     await turn()
-    const giveUp = new AbortController()
-    const dropped = ask(lines[1]!, giveUp.signal)
+    const giveUp = new LookupCancel()
+    const dropped = ask(lines[1]!, giveUp)
     const kept = ask(lines[2]!)
     await turn()
     giveUp.abort(new Error('deadline'))

@@ -43,7 +43,7 @@ type Waiting = {
  * for a statement to end, whatever the rate, where one statement per turn waiting for a pool
  * connection held the rate at pool size / round trip. A statement is `unnest` of the (block hash,
  * index) pairs, a nested loop of primary-key reads; a failed one fails each lookup of it. A
- * lookup whose `signal` aborts before it is sent leaves the queue and rejects with the reason.
+ * lookup whose `cancel` aborts before it is sent leaves the queue and rejects with the reason.
  */
 export function createFindUncle(source: ReadSource, options: FindUncleOptions = {}): FindUncle {
   const { onStatement, maxStatements = defaultMaxStatements, maxLookupsPerStatement = defaultMaxLookupsPerStatement } = options
@@ -113,20 +113,16 @@ export function createFindUncle(source: ReadSource, options: FindUncleOptions = 
     pump()
   }
 
-  return ({ network, blockHash, index, signal }) =>
+  return ({ network, blockHash, index, cancel }) =>
     new Promise<FoundUncle | null>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason)
+      if (cancel?.aborted) return reject(cancel.reason)
       const waiting: Waiting = { blockHash, index, resolve, reject, dropped: false }
-      if (signal !== undefined) {
-        const drop = () => {
+      // Note: once sent, a cancel changes nothing (its reject only settles a settled promise or is ignored by the batch).
+      if (cancel !== undefined)
+        cancel.onAbort = (reason) => {
           waiting.dropped = true
-          reject(signal.reason)
+          reject(reason)
         }
-        signal.addEventListener('abort', drop, { once: true })
-        // Note: sent or not, once settled the lookup needs no listener (its answer only settles a settled promise).
-        waiting.resolve = (found) => (signal.removeEventListener('abort', drop), resolve(found))
-        waiting.reject = (error) => (signal.removeEventListener('abort', drop), reject(error))
-      }
       let queue = queues.get(network)
       if (queue === undefined) {
         queue = []
