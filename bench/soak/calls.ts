@@ -10,18 +10,6 @@ export type Call = { kind: CallKind; body: string; check: (text: string) => stri
 /** Batch size of the batch calls: 6 known uncles and 4 unknown hashes. */
 export const batchSize = 10
 
-/** mulberry32: a small seeded generator, so a run's calls can be made again from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 type Entry = { id: number; method: string; params: [string, string]; expect: string | null }
 type Answer = { id?: unknown; result?: { hash?: unknown } | null; error?: { code?: unknown; message?: unknown } }
 

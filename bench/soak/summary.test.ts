@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { createCalls, seededRandom } from './calls.js'
+import { seededRandom } from '@uncle-rpc/testing'
+import { createCalls } from './calls.js'
 import { mergeWindows, missedThresholds, rssGrowth, summarize, type Window } from './summary.js'
 
 const window = (requests: number, reasons: [string, number][], latencies: number[] = [1, 2, 3]): Window => ({

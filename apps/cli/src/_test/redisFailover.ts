@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { createRedisClient, redisKeyPrefix } from '@uncle-rpc/config'
 import { countBlocks, createApiKey, createDb } from '@uncle-rpc/db'
 import { createTestDatabase } from '@uncle-rpc/db/testing'
-import { type CliProcess, runCli, type SentinelGroup, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
+import { sleep } from '@uncle-rpc/process'
+import { type CliProcess, runCli, type SentinelGroup, seededRandom, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
 import { compareWithNode, nodeBlocks } from '../../../indexer/src/_test/compareWithNode.js'
 
 // Test-only (and bench/redis-failover.ts): the whole system on Redis under Sentinel while the
@@ -61,19 +62,7 @@ export type RedisFailoverResult = {
   indexerLogTail: string | undefined
 }
 
-/** mulberry32: a small seeded generator, so a run's requests can be made again from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const quantile = (sorted: readonly number[], q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!)
 
 /** An open-loop load: `rate` POSTs a second whatever the server does, until stop(). */
@@ -173,7 +162,7 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
     processes.push(rpc)
     const port = (await rpc.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000))[1]
     const hashes = (await nodeBlocks(nodeUrl, 0n, BigInt(Math.min(options.blocks, 2_000) - 1))).map((b) => b.hash)
-    const next = random(options.seed)
+    const next = seededRandom(options.seed)
     let id = 0
     const load = startOpenLoad(`http://127.0.0.1:${port}/v3/${key}`, options.rate, () =>
       JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'eth_getUncleByBlockHashAndIndex', params: [hashes[Math.floor(next() * hashes.length)], '0x0'] }),
