@@ -98,6 +98,8 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       expect(delta('uncle_rpc_db_read_lookups_count')).toBe(statements)
       expect(delta('uncle_rpc_db_read_duration_seconds_count', { result: 'failed' })).toBe(0)
       expect(sumSamples(during, 'uncle_rpc_websocket_connections')).toBe(1)
+      expect(sumSamples(during, 'uncle_rpc_db_pool_connections', { state: 'total' })).toBeGreaterThan(0)
+      expect(sumSamples(during, 'uncle_rpc_db_pool_connections', { state: 'waiting' })).toBe(0)
       expect(sumSamples(during, 'uncle_rpc_partner_circuit_open', { network: 'mainnet' })).toBe(0)
       expect(sumSamples(during, 'uncle_rpc_cache_entries')).toBe(1)
       expect(during.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true)

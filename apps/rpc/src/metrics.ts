@@ -19,6 +19,8 @@ export type RpcMetricSources = {
   redisShared?: (() => boolean) | undefined
   /** The read replicas' states; absent when none are configured. */
   replicas?: (() => readonly ReplicaState[]) | undefined
+  /** The primary's connection pool: connections open, idle, and callers waiting for one. */
+  pool?: (() => { total: number; idle: number; waiting: number }) | undefined
 }
 
 /**
@@ -118,6 +120,19 @@ export function createRpcMetrics(): RpcMetrics {
     registers,
     collect() {
       for (const [network, partner] of sources.partners) this.set({ network }, partner.state === 'closed' ? 0 : 1)
+    },
+  })
+  new Gauge({
+    name: 'uncle_rpc_db_pool_connections',
+    help: 'Connections of the primary database pool by state: total (open), idle, waiting (callers queued for a connection)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const pool = sources.pool?.()
+      if (pool === undefined) return
+      this.set({ state: 'total' }, pool.total)
+      this.set({ state: 'idle' }, pool.idle)
+      this.set({ state: 'waiting' }, pool.waiting)
     },
   })
   new Gauge({

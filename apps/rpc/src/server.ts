@@ -206,6 +206,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     cacheEntries: () => cache.size,
     redisShared: limiter && (() => limiter.shared),
     replicas,
+    pool: () => ({ total: db.$client.totalCount, idle: db.$client.idleCount, waiting: db.$client.waitingCount }),
   })
   finishApp(app, logger)
   let closing = false

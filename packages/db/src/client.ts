@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
+import { releaseConnectionsOfFailedTransactions } from './drizzleInternals.js'
 
 /** The drizzle database over a node-postgres pool. */
 export type Db = NodePgDatabase & { $client: pg.Pool }
@@ -98,6 +99,7 @@ export function createDb({ url, max = 10, logger, timeouts }: CreateDbParameters
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
   const db = drizzle({ client: pool })
+  releaseConnectionsOfFailedTransactions(db)
   let closed: Promise<void> | undefined
   return {
     db,

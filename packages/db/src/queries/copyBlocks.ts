@@ -2,6 +2,7 @@ import { type HashedHeader, headerFields, hexDataPattern } from '@uncle-rpc/chai
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Tx } from '../client.js'
+import { transactionClient } from '../drizzleInternals.js'
 import { bigintToNumeric } from '../columns.js'
 import type { PgErrorFields } from '../errors.js'
 import { uncles as uncleTable } from '../schema.js'
@@ -12,11 +13,6 @@ import { type BlockWithUncles, expectRegisteredNetwork, type InsertBlocksWithUnc
 // savepoint and, when a row is already there, the batch is written again with the
 // idempotent INSERT path instead: the fast path for fresh ranges, the same result always.
 
-// Note: drizzle keeps the pooled connection of a transaction on its session (not public API):
-// COPY needs the raw node-postgres client.
-function clientOf(tx: Tx): pg.PoolClient {
-  return (tx as unknown as { session: { client: pg.PoolClient } }).session.client
-}
 
 // COPY text format: tab-separated, \N for null, bytea as \\x… (the backslash itself escaped).
 const nul = '\\N'
@@ -86,7 +82,7 @@ export async function copyBlocksWithUncles(
   for (const { header } of items)
     if (!hexDataPattern.test(header.hash) || !hexDataPattern.test(header.parentHash)) return insertBlocksWithUncles(tx, { network, blocks: items })
   await expectRegisteredNetwork(tx, network)
-  const client = clientOf(tx)
+  const client = transactionClient(tx)
   await client.query('savepoint uncle_rpc_copy')
   try {
     await copy(client, `copy blocks ${blockColumns} from stdin`, blockLines(network, items))
