@@ -9,7 +9,7 @@ export type OpenLoopResult = {
   /** 200 with a `result` member (not an error). */
   answered: number
   failed: number
-  /** Why requests failed: `http <status>`, `rpc <code>`, or the socket error's code. */
+  /** Why requests failed: `http <status>` (with `rpc <code>` when its body is a JSON-RPC error), `rpc <code>`, or the socket error's code. */
   reasons: Map<string, number>
   /** Latency of every answered and failed request (ms), sorted. */
   latencies: number[]
@@ -54,8 +54,10 @@ export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000, c
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => {
-          if (res.statusCode !== 200) return done(`http ${res.statusCode}`)
-          done(check(n, Buffer.concat(chunks).toString()))
+          const text = Buffer.concat(chunks).toString()
+          // Note: a 503 of the rpc (a key it cannot check) and one of HAProxy (no server up) differ only in the body.
+          if (res.statusCode !== 200) return done([`http ${res.statusCode}`, rpcError(n, text)].filter(Boolean).join(' '))
+          done(check(n, text))
         })
         res.on('error', () => done('response error'))
       })
