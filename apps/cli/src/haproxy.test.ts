@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { createApiKey, createDb } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, freePort, renderLoopbackConfig, repositoryRoot, requireTool, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import WebSocket from 'ws'
 
 // docker/haproxy/haproxy.cfg, checked by `haproxy -c`, then run for real: the same file with the
@@ -15,7 +15,6 @@ import WebSocket from 'ws'
 
 const run = promisify(execFile)
 const configPath = join(repositoryRoot, 'docker/haproxy/haproxy.cfg')
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const call = (id: number) =>
   `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["0x${'ab'.repeat(32)}","0x0"]}`
 
@@ -77,15 +76,10 @@ describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
       const rows = csv.split('\n').map((line) => line.split(','))
       return Object.fromEntries(rows.filter((r) => r[0] === 'rpc_ready' && r[1]?.startsWith('rpc')).map((r) => [r[1]!, r[17]!]))
     }
-    const until = async (want: Record<string, string>) => {
-      for (let i = 0; i < 300; i++) {
-        const got = await statuses().catch(() => ({}))
-        if (JSON.stringify(got) === JSON.stringify(want)) return got
-        await sleep(100)
-      }
-      return statuses()
-    }
-    expect(await until({ rpc1: 'UP', rpc2: 'UP' }), proxyLog).toEqual({ rpc1: 'UP', rpc2: 'UP' })
+    /** Polls the stats page until the statuses are `want`; fails after 30 s. */
+    const until = (want: Record<string, string>) =>
+      vi.waitFor(async () => expect(await statuses().catch(() => ({})), proxyLog).toEqual(want), { timeout: 30_000, interval: 100 })
+    await until({ rpc1: 'UP', rpc2: 'UP' })
 
     const url = `http://127.0.0.1:${ports.rpc}/v3/${key.key}`
     const answered = { ok: 0, failed: [] as string[] }
@@ -107,7 +101,7 @@ describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
       const text = await (await fetch(`http://127.0.0.1:${rpc.adminPort}/metrics`)).text()
       return [...text.matchAll(/^uncle_rpc_requests_total\{[^}]*outcome="null"[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0)
     }
-    while ((await served(a!)) < 100 || (await served(b!)) < 100) await sleep(50)
+    await vi.waitUntil(async () => (await served(a!)) >= 100 && (await served(b!)) >= 100, { timeout: 30_000, interval: 50 })
 
     const ws = new WebSocket(`ws://127.0.0.1:${ports.rpc}/ws/v3/${key.key}`)
     const wsAnswer = new Promise<string>((resolve, reject) => {
@@ -121,9 +115,9 @@ describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
     const before = answered.ok
     expect(await a!.process.stop('SIGTERM')).toBe(0)
     // The stopped one is taken out by its failing checks; traffic goes on meanwhile.
-    expect(await until({ rpc1: 'DOWN', rpc2: 'UP' })).toEqual({ rpc1: 'DOWN', rpc2: 'UP' })
+    await until({ rpc1: 'DOWN', rpc2: 'UP' })
     const afterDown = answered.ok
-    while (answered.ok < afterDown + 200) await sleep(50)
+    await vi.waitUntil(() => answered.ok >= afterDown + 200, { timeout: 30_000, interval: 50 })
     stop = true
     await load
     expect(answered.failed.slice(0, 5)).toEqual([])

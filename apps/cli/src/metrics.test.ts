@@ -5,14 +5,13 @@ import { countBlocks, createDb, reorgsSince } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { metricFamilies, parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
 import { type CliProcess, repositoryRoot, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 
 // A live sample node that stops producing after a few seconds, a real indexer and rpc with
 // --metrics-port: the head lag the indexer reports is the node's own, the written-blocks counter
 // matches the database, and every metric the Grafana dashboard queries is exported. Then
 // `uncle-rpc status` (snapshot, --json, --watch) against the same node.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const metricsLine = (name: string) => new RegExp(`${name} metrics on (http://\\S+)`)
 
 async function scrape(url: string): Promise<{ text: string; samples: Sample[] }> {
@@ -56,13 +55,11 @@ describe('metrics of a running indexer and rpc', () => {
     const rpcMetrics = (await rpc.waitFor(metricsLine('rpc'), 60_000))[1]!
     const head = Number((await node.waitFor(/live chain stopped at head (\d+)/, 60_000))[1])
 
-    let samples: Sample[] = []
-    let text = ''
-    for (let i = 0; i < 120; i++) {
-      ;({ text, samples } = await scrape(indexerMetrics))
-      if (sumSamples(samples, 'uncle_rpc_indexer_indexed_height', { network: 'live' }) === head) break
-      await sleep(250)
-    }
+    const { text, samples } = await vi.waitFor(async () => {
+      const scraped = await scrape(indexerMetrics)
+      expect(sumSamples(scraped.samples, 'uncle_rpc_indexer_indexed_height', { network: 'live' })).toBe(head)
+      return scraped
+    }, { timeout: 30_000, interval: 250 })
     const nodeHead = sumSamples(samples, 'uncle_rpc_indexer_node_head', { network: 'live' })
     // The head follower indexes up to the node's head (blocks above head − confirmations may still be replaced).
     expect(nodeHead).toBe(head)

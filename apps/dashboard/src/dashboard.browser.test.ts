@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashHeader, headerFromRpc } from '@uncle-rpc/chain'
 import { createLogger } from '@uncle-rpc/config'
-import { createDb, type Db, latestUncle, listUpgradeRequests } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type Db, latestUncle, listUpgradeRequests } from '@uncle-rpc/db'
+import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { createRpcServer, type RpcServer } from '@uncle-rpc/rpc'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -23,9 +23,8 @@ const network = 'devnet'
 const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true })
 
 describe.skipIf(!haveChromium())('dashboard in a browser', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let closeDb: () => Promise<void>
   let node: CliProcess
   let rpc: RpcServer
   let rpcBase: string
@@ -35,14 +34,14 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
   let page: Page
 
   beforeAll(async () => {
-    database = await createTestDatabase()
+    database = await openTestDatabase({ max: 4 })
+    db = database.db
     node = spawnCli(['sample-node', '--port', '0', '--synthetic', '300', '--seed', '5'])
     const nodeUrl = (await node.waitFor(/listening on (http:\/\/\S+)/, 30_000))[1] as string
     const config = join(tmpdir(), `uncle-rpc-dashboard-${process.pid}.json`)
     writeFileSync(config, JSON.stringify({ networks: [{ name: network, chainId: 1337, rpcUrl: nodeUrl, toBlock: 299, confirmations: 0 }] }))
     const indexed = await runCli(['indexer', '--config', config, '--exit-when-done'], { env: { DATABASE_URL: database.url } })
     expect(indexed.code, indexed.stderr).toBe(0)
-    ;({ db, close: closeDb } = createDb({ url: database.url, max: 4 }))
     rpc = createRpcServer({ db, logger: createLogger({ level: 'fatal', name: 'rpc-test' }) }, { networks: [{ name: network, confirmations: 0 }], usageFlushMs: 200 })
     rpcBase = `http://127.0.0.1:${(await rpc.listen(0, '127.0.0.1')).port}`
     app = await startTestDashboard(db, { rpcUrl: rpcBase, networks: [network] })
@@ -56,9 +55,8 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     await closeBrowser?.()
     await app?.close()
     await rpc?.close()
-    await closeDb?.()
     await node?.stop()
-    await database?.drop()
+    await database?.close()
   })
 
   const status = () => page.getByRole('status')

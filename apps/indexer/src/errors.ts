@@ -12,7 +12,7 @@ export class BlocksRejectedError extends BaseError {
     super(
       `${network}: ${rejected.length} block(s) refused, not written: ${rejected.map((r) => r.number).join(', ')}` +
         (first ? ` — ${first.error.shortMessage}` : ''),
-      { name: 'BlocksRejectedError' },
+      { name: 'BlocksRejectedError', cause: first?.error },
     )
     this.rejected = rejected
   }

@@ -4,14 +4,12 @@ import { join } from 'node:path'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { type RedisServer, startRedisServer } from './_test/redisServer.js'
 
 // The metrics the alert rules (docker/prometheus/alerts.yml) read that only move on faults: a real
 // indexer with --metrics-port against a sample node serving one tampered block, and a private Redis
 // stopped and started again.
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('indexer metrics for alerts', () => {
   const processes: CliProcess[] = []
@@ -42,14 +40,12 @@ describe('indexer metrics for alerts', () => {
       expect(res.status, indexer.stderr().slice(-2000)).toBe(200)
       return parseMetrics(await res.text())
     }
-    const until = async (done: (samples: Sample[]) => boolean) => {
-      let samples = await scrape()
-      for (let i = 0; i < 300 && !done(samples); i++) {
-        await sleep(100)
-        samples = await scrape()
-      }
-      return samples
-    }
+    /** Scrapes until `done` holds (a failed scrape fails at once; so does waiting past 30 s). */
+    const until = (done: (samples: Sample[]) => boolean) =>
+      vi.waitUntil(async () => {
+        const samples = await scrape()
+        return done(samples) && samples
+      }, { timeout: 30_000, interval: 100 })
     const failed = (s: Sample[]) => sumSamples(s, 'uncle_rpc_indexer_jobs_failed_total', { network: 'bad' })
 
     const refused = await until((s) => failed(s) >= 1)

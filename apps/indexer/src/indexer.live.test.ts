@@ -5,14 +5,14 @@ import type { Hex } from '@uncle-rpc/chain'
 import { createDb, getUncle, latestReorgId, listIndexedRanges, replacedBlocks, reorgsSince } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, describe, expect, test } from 'vitest'
+import { sleep } from '@uncle-rpc/process'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { compareWithNode, nodeBlocks, rpcBatch } from './_test/compareWithNode.js'
 
 // Acceptance of live head following: a real sample node producing a block every 200 ms with
 // reorgs up to 6 deep (some deeper than the 3 confirmations), real indexer processes following
 // it for 60 s, then the database compared with the node block by block.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function writeConfig(networks: object[]): string {
   const path = join(tmpdir(), `uncle-rpc-live-${process.pid}-${Math.random().toString(36).slice(2)}.json`)
@@ -76,12 +76,10 @@ describe('indexer following a live chain with reorgs', () => {
     const { db, close } = createDb({ url: database.url, max: 2 })
     try {
       // Caught up: the stored chain agrees with the node (the follower polls every 200 ms).
-      let problems = ['not compared yet']
-      for (let i = 0; i < 60 && problems.length > 0; i++) {
-        problems = await compareWithNode(db, { network, url, from: 0n, head })
-        if (problems.length > 0) await sleep(500)
-      }
-      expect(problems.slice(0, 10)).toEqual([])
+      await vi.waitFor(async () => expect((await compareWithNode(db, { network, url, from: 0n, head })).slice(0, 10)).toEqual([]), {
+        timeout: 60_000,
+        interval: 500,
+      })
       expect(await listIndexedRanges(db, { network })).toEqual([{ from: 0n, to: head }])
 
       // Replaced blocks: kept, not canonical, not the node's block at their height, their uncles answerable.

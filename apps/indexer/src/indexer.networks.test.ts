@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { countBlocks, countUncles, createDb, listIndexedRanges } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, describe, expect, test } from 'vitest'
+import { sleep } from '@uncle-rpc/process'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { compareWithNode } from './_test/compareWithNode.js'
 import { freePort } from '@uncle-rpc/testing'
 
@@ -13,14 +14,10 @@ import { freePort } from '@uncle-rpc/testing'
 
 const era1 = 'mainnet-era1/mainnet-00000-5ec1ffb8.era1'
 const syntheticBlocks = 20_000
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Polls `check` until it holds (failing the test after `timeoutMs`); returns when it did. */
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now()
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await sleep(100)
-  }
+  await vi.waitFor(async () => expect(await check(), what).toBe(true), { timeout: timeoutMs, interval: 100 })
   return Date.now()
 }
 

@@ -4,14 +4,13 @@ import { join } from 'node:path'
 import { createDb, latestIndexedBlock } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, createTcpProxy, spawnCli, type TcpProxy } from '@uncle-rpc/testing'
-import { afterAll, describe, expect, test } from 'vitest'
+import { sleep } from '@uncle-rpc/process'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { compareWithNode, nodeHead } from './_test/compareWithNode.js'
 
 // A ws:// node: the sample node's own WebSocket. The indexer polls only once a minute, so blocks
 // above the range planner's line arrive because a newHeads notification woke the head follower,
 // which then fetches by number from its last stored block.
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('indexer on a ws:// node', () => {
   const processes: CliProcess[] = []
@@ -51,20 +50,16 @@ describe('indexer on a ws:// node', () => {
     const { db, close } = createDb({ url: database.url, max: 2 })
     try {
       // The last block is written soon after its notification, long before the next poll (60 s).
-      let latest = await latestIndexedBlock(db, { network })
-      for (let i = 0; i < 100 && latest?.number !== head; i++) {
-        await sleep(100)
-        latest = await latestIndexedBlock(db, { network })
-      }
-      expect(latest?.number, indexer.stderr().slice(-3000)).toBe(head)
+      await vi.waitFor(async () => expect((await latestIndexedBlock(db, { network }))?.number, indexer.stderr().slice(-3000)).toBe(head), {
+        timeout: 10_000,
+        interval: 100,
+      })
       expect(await nodeHead(http)).toBe(head)
       // Range jobs fill the history below the follower's start meanwhile.
-      let differences = await compareWithNode(db, { network, url: http, from: 0n, head })
-      for (let i = 0; i < 80 && differences.length > 0; i++) {
-        await sleep(250)
-        differences = await compareWithNode(db, { network, url: http, from: 0n, head })
-      }
-      expect(differences).toEqual([])
+      await vi.waitFor(async () => expect(await compareWithNode(db, { network, url: http, from: 0n, head })).toEqual([]), {
+        timeout: 20_000,
+        interval: 250,
+      })
     } finally {
       await close()
     }
@@ -83,6 +78,7 @@ describe('indexer on a ws:// node', () => {
     const indexer = await follow('wscut', ['--seed', '42', '--reorg-rate', '0.1', '--reorg-depth', '2'], {
       proxy: true,
       during: async (proxy) => {
+        // Real delays: the cut falls mid-run and lasts long enough to miss heads.
         await sleep(1000)
         await proxy!.cut()
         await sleep(1500)

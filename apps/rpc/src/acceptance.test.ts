@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
+import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetUnclesDerived } from './_test/seed.js'
@@ -22,8 +22,8 @@ const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1020 - (Da
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!
 
 describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limits, usage and failover (real processes)', () => {
-  let database: TestDatabase
-  let db: { db: Db; close: () => Promise<void> }
+  let database: OpenTestDatabase
+  let db: { db: Db }
   let upstream: CliProcess
   let partner: CliProcess
   let partnerUrl: string
@@ -49,8 +49,8 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
     unindexed = uncles.filter((u) => u.blockNumber >= 5000)
     upstream = spawnCli(['sample-node', '--port', '0', '--chain', fixturePath(era1)])
     partner = spawnCli(['sample-node', '--port', '0', '--chain', fixturePath(era1)])
-    database = await createTestDatabase()
-    db = createDb({ url: database.url, max: 2 })
+    database = await openTestDatabase({ max: 2 })
+    db = database
     const pg = new URL(database.url)
     dbProxy = await createTcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) })
     const upstreamUrl = (await upstream.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]!
@@ -85,8 +85,8 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
 
   afterAll(async () => {
     await Promise.all([...rpcs.map((rpc) => rpc.stop()), upstream?.stop(), partner?.stop()])
-    await Promise.all([db?.close(), dbProxy?.close(), partnerProxy?.close()])
-    await database?.drop()
+    await Promise.all([dbProxy?.close(), partnerProxy?.close()])
+    await database?.close()
   })
 
   test('default: an uncle of an unindexed block (5009): the partner’s exact answer for growth + Enable-Failover; null otherwise', async () => {

@@ -11,8 +11,9 @@ import {
   startStreamingReplica,
 } from '@uncle-rpc/testing'
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
+import { sleep } from '@uncle-rpc/process'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
 
@@ -24,7 +25,6 @@ import { rawRequest } from './_test/server.js'
 const maxLagMs = 2000
 const call = (u: DerivedUncle) =>
   `{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["${u.blockHash}","${u.index}"]}`
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replicas (a real primary, streaming replica and rpc process)', () => {
   let primary: PostgresServer
@@ -42,15 +42,13 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     expect(status).toBe(200)
     return body.includes('"result":null') ? 'null' : body.includes(`"hash":"`) ? 'found' : body
   }
-  /** Polls until `u` is answered as `want` (the answer changes once a probe sees the replica's state). */
-  const until = async (u: DerivedUncle, want: string, timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
+  /** Polls until `u` is answered as `want` (the answer changes once a probe sees the replica's state); fails after `timeoutMs`. */
+  const until = (u: DerivedUncle, want: string, timeoutMs = 10_000) =>
+    vi.waitFor(async () => {
       const got = await ask(u)
-      if (got === want || Date.now() > deadline) return got
-      await sleep(50)
-    }
-  }
+      expect(got).toBe(want)
+      return got
+    }, { timeout: timeoutMs, interval: 50 })
   /** The replica gauges of one scrape (the alert rules read them). */
   const gauges = async () => {
     const samples: Sample[] = parseMetrics(await (await fetch(metricsUrl)).text())

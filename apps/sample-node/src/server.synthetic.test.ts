@@ -1,4 +1,5 @@
 import { type Hex, hashHeader, headerFromRpc, verifyBlock } from '@uncle-rpc/chain'
+import { sleep } from '@uncle-rpc/process'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { call, post, type SpawnedNode, spawnSampleNode } from './_test/spawnSampleNode.js'
 
@@ -6,7 +7,6 @@ import { call, post, type SpawnedNode, spawnSampleNode } from './_test/spawnSamp
 // reorgs, and a tampered block.
 
 type RpcAnswer = { id: number; result?: unknown; error?: { code: number; message: string } }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('sample-node --synthetic (real processes)', () => {
   let faulty: SpawnedNode

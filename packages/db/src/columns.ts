@@ -4,13 +4,26 @@ import { customType } from 'drizzle-orm/pg-core'
 import { InvalidColumnValueError } from './errors.js'
 
 // The one place where domain values (Hex, bigint) meet their Postgres forms (bytea, numeric).
-// The bulk writers in queries/ use the same converters as the column types.
+// The bulk writers in queries/ use the same converters as the column types (COPY text: copyText.ts).
+
+function expectByteaHex(value: Hex): void {
+  if (!hexDataPattern.test(value))
+    throw new InvalidColumnValueError('bytea', `expected 0x-prefixed even-length hex, got ${value.slice(0, 80)}`)
+}
 
 /** `0x…` hex → bytea bytes. Throws on anything that is not even-length hex. */
 export function hexToBytea(value: Hex): Buffer {
-  if (!hexDataPattern.test(value))
-    throw new InvalidColumnValueError('bytea', `expected 0x-prefixed even-length hex, got ${value.slice(0, 80)}`)
+  expectByteaHex(value)
   return Buffer.from(value.slice(2), 'hex')
+}
+
+/**
+ * `0x…` hex → bytea's hex input as written inside an array literal or COPY text: `\\x…`, the
+ * backslash escaped (both unescape it to `\x…`). Throws on anything that is not even-length hex.
+ */
+export function hexToByteaText(value: Hex): string {
+  expectByteaHex(value)
+  return `\\\\x${value.slice(2)}`
 }
 
 /** bytea bytes → lowercase `0x…` hex (the domain form). */
@@ -30,6 +43,11 @@ const maxNumeric = 10n ** 78n - 1n
 export function bigintToNumeric(value: bigint): string {
   if (value < 0n || value > maxNumeric) throw new InvalidColumnValueError('numeric(78,0)', `out of range: ${value}`)
   return value.toString()
+}
+
+/** bigint → int8 (bigint column) text. Throws outside the signed 64-bit range. */
+export function bigintToInt8(value: bigint): string {
+  return BigInt.asIntN(64, value) === value ? value.toString() : outOfRange('bigint', value)
 }
 
 /** numeric text (as node-postgres returns it) → bigint. */
@@ -59,14 +77,9 @@ function quoteElement(text: string): string {
 }
 
 const elementEncoders: Record<string, (value: never) => string> = {
-  // Note: `\\x…` in an array literal unescapes to `\x…`, bytea's hex input format.
-  bytea: (value: Hex) => {
-    if (!hexDataPattern.test(value))
-      throw new InvalidColumnValueError('bytea', `expected 0x-prefixed even-length hex, got ${value.slice(0, 80)}`)
-    return `\\\\x${value.slice(2)}`
-  },
-  'numeric(78, 0)': (value: bigint) => bigintToNumeric(value),
-  bigint: (value: bigint) => (BigInt.asIntN(64, value) === value ? value.toString() : outOfRange('bigint', value)),
+  bytea: hexToByteaText,
+  'numeric(78, 0)': bigintToNumeric,
+  bigint: bigintToInt8,
   integer: (value: number) =>
     Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 ? String(value) : outOfRange('integer', value),
   smallint: (value: number) =>

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { BaseError } from '@uncle-rpc/errors'
 import { Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { ThreadError } from './threadError.js'
 import { type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 import type { VerifyResponse } from './verifyWorkerMain.js'
 
@@ -10,17 +11,10 @@ export type VerifyPool = {
   close(): Promise<void>
 }
 
-/** Why a verification thread refused a file (the original error stayed in that thread; its message crossed). */
-class ThreadRefusalError extends BaseError {
-  constructor(reason: string) {
-    super(reason, { name: 'ThreadRefusalError' })
-  }
-}
-
-/** The verification thread died or answered nonsense. */
+/** The verification thread died or failed otherwise than by refusing the file; the cause is what it threw. */
 export class VerifyThreadError extends BaseError {
-  constructor(message: string) {
-    super(message, { name: 'VerifyThreadError' })
+  constructor(message: string, cause: unknown) {
+    super(message, { name: 'VerifyThreadError', cause })
   }
 }
 
@@ -67,13 +61,13 @@ function createVerifyThread(): VerifyThread {
       pending.delete(response.id)
       if ('ok' in response) waiter.resolve(response.ok)
       else if ('refused' in response) {
-        const { file, epoch, reason } = response.refused
-        waiter.reject(new Era1FileRefusedError({ file, epoch, cause: new ThreadRefusalError(reason) }))
+        const { file, epoch, cause } = response.refused
+        waiter.reject(new Era1FileRefusedError({ file, epoch, cause: new ThreadError(cause) }))
       }
-      else waiter.reject(new VerifyThreadError(response.error))
+      else waiter.reject(new VerifyThreadError(response.error.message, new ThreadError(response.error)))
     })
     w.on('error', (error) => {
-      for (const waiter of pending.values()) waiter.reject(new VerifyThreadError(`era1 verification thread failed: ${error.message}`))
+      for (const waiter of pending.values()) waiter.reject(new VerifyThreadError(`era1 verification thread failed: ${error.message}`, error))
       pending.clear()
       worker = undefined
     })

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
-import { BaseError } from '@uncle-rpc/errors'
 import { Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
+import { type ThreadErrorData, toThreadErrorData } from './threadError.js'
 import { type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 
 // The era1 verification thread: decodes and verifies one file per message, so the main thread
@@ -9,8 +9,8 @@ import { type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
 export type VerifyRequest = { id: number; params: VerifyEpochParameters }
 export type VerifyResponse =
   | { id: number; ok: ReturnType<typeof verifyEpoch> }
-  | { id: number; refused: { epoch: number | undefined; file: string; reason: string } }
-  | { id: number; error: string }
+  | { id: number; refused: { epoch: number | undefined; file: string; cause: ThreadErrorData } }
+  | { id: number; error: ThreadErrorData }
 
 // Note: the WebAssembly hashers load asynchronously; verification waits for them once.
 await hashesReady()
@@ -20,8 +20,8 @@ parentPort?.on('message', ({ id, params }: VerifyRequest) => {
   try {
     response = { id, ok: verifyEpoch(params) }
   } catch (error) {
-    if (error instanceof Era1FileRefusedError) response = { id, refused: { epoch: error.epoch, file: error.file, reason: error.reason } }
-    else response = { id, error: error instanceof BaseError ? error.message : String(error) }
+    if (error instanceof Era1FileRefusedError) response = { id, refused: { epoch: error.epoch, file: error.file, cause: toThreadErrorData(error.cause) } }
+    else response = { id, error: toThreadErrorData(error) }
   }
   // Note: the verified blocks' buffers move back to the main thread (transferred, not copied).
   const transfer = 'ok' in response ? [response.ok.blocks.numbers.buffer as ArrayBuffer, response.ok.blocks.hashes.buffer as ArrayBuffer] : []

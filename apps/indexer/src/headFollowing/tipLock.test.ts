@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
+import { sleep } from '@uncle-rpc/process'
 import { Redis } from 'ioredis'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { createTipLock } from './tipLock.js'
 
 // Against the local Redis; every test uses its own key.
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 })
 const key = () => `uncle-rpc:test:tip:${randomBytes(6).toString('hex')}`
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 afterAll(() => {
   redis.disconnect()
@@ -35,6 +35,7 @@ describe('createTipLock', () => {
     const k = key()
     const a = createTipLock(redis, { key: k, ttlMs: 300 })
     expect(await a.acquire()).toBe(true)
+    // Real delay: two lease lengths and more, held only by renewals.
     await sleep(700)
     const b = createTipLock(redis, { key: k, ttlMs: 300 })
     expect(await b.acquire()).toBe(false)
@@ -45,8 +46,7 @@ describe('createTipLock', () => {
     const c = createTipLock(redis, { key: k, ttlMs: 300, onLost: () => lost++ })
     expect(await c.acquire()).toBe(true)
     await redis.set(k, 'someone else')
-    await sleep(250)
-    expect(c.held).toBe(false)
+    await vi.waitUntil(() => !c.held, { timeout: 2_000, interval: 10 })
     expect(lost).toBe(1)
     await c.release()
     expect(await redis.get(k)).toBe('someone else')
@@ -64,7 +64,8 @@ describe('createTipLock', () => {
       // busy
     }
     expect(await redis.exists(k)).toBe(0)
-    await sleep(250)
+    // The late renewal writes the key again.
+    await vi.waitUntil(async () => (await redis.exists(k)) === 1, { timeout: 2_000, interval: 10 })
     expect(reasons).toEqual([])
     expect(a.held).toBe(true)
     expect(await redis.pttl(k)).toBeGreaterThan(0)
@@ -78,7 +79,7 @@ describe('createTipLock', () => {
     const a = createTipLock(redis, { key: k, ttlMs: 300, onLost: (reason) => reasons.push(reason) })
     expect(await a.acquire()).toBe(true)
     await redis.set(k, 'someone else')
-    await sleep(250)
+    await vi.waitUntil(() => reasons.length > 0, { timeout: 2_000, interval: 10 })
     expect(reasons).toEqual(['taken'])
     await redis.del(k)
   })

@@ -40,6 +40,13 @@ export type JobWorkerDeps = {
   metrics?: IndexerMetrics | undefined
 }
 
+/** BullMQ's mark of a job not to retry, with the error's message and the error itself as its cause. */
+function unrecoverable(error: Error): UnrecoverableError {
+  const marked = new UnrecoverableError(error.message)
+  marked.cause = error
+  return marked
+}
+
 /**
  * The BullMQ worker of one network: runs range jobs through {@link indexRange} and epoch jobs
  * through {@link indexEpoch}, and decides which failures are worth BullMQ's retries: a
@@ -69,12 +76,12 @@ export function createJobWorker(deps: JobWorkerDeps, options: JobWorkerOptions):
         // Note: the same work meets the same failure again (a good era1 copy is picked up by a later run).
         const msg = failedVerification === 'era1 file' ? 'era1 file refused: failed verification' : 'job refused, not retried'
         logger.error({ msg, job_id: job.id, error })
-        throw new UnrecoverableError(error.message)
+        throw unrecoverable(error)
       }
       if (failedVerification === 'blocks') {
         const attempt = job.attemptsMade + 1
         logger.error({ msg: 'blocks refused: failed verification', job_id: job.id, attempt, error })
-        if (attempt >= options.verificationAttempts) throw new UnrecoverableError((error as Error).message)
+        if (attempt >= options.verificationAttempts) throw unrecoverable(error as Error)
       } else {
         logger.warn({ msg: 'range failed, will retry', job_id: job.id, error })
       }

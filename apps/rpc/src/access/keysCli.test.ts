@@ -1,21 +1,20 @@
-import { createDb } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
+import { sql } from 'drizzle-orm'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { run } from './keysCli.js'
 
-let database: TestDatabase
+let database: OpenTestDatabase
 let previous: string | undefined
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+useTestDatabase({ max: 1 }, (opened) => {
+  database = opened
   previous = process.env.DATABASE_URL
-  process.env.DATABASE_URL = database.url
+  process.env.DATABASE_URL = opened.url
 })
 
-afterAll(async () => {
+afterAll(() => {
   if (previous === undefined) delete process.env.DATABASE_URL
   else process.env.DATABASE_URL = previous
-  await database?.drop()
 })
 
 /** Runs `uncle-rpc keys …` in-process; what it wrote to stdout and stderr. */
@@ -50,9 +49,7 @@ describe('uncle-rpc keys', () => {
     expect(row?.[5]).toMatch(/^\d{4}-\d\d-\d\dT/)
     expect(row?.slice(6)).toEqual(['500', '20000000', '1000', 'off'])
     // The key itself is stored nowhere: only its prefix and hash.
-    const { pool, close } = createDb({ url: database.url, max: 1 })
-    const dump = await pool.query('select * from api_keys')
-    await close()
+    const dump = await database.db.execute(sql`select * from api_keys`)
     expect(JSON.stringify(dump.rows)).not.toContain(key)
   })
 

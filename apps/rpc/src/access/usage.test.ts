@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
@@ -16,23 +16,21 @@ async function hourlyRequests(db: Db, keyId: number): Promise<Record<string, num
   )
   return Object.fromEntries(rows.map((r) => [r.network, Number(r.requests)]))
 }
-let database: TestDatabase
-let direct: { db: Db; close: () => Promise<void> }
+let direct: OpenTestDatabase
 let proxied: { db: Db; close: () => Promise<void> }
 let proxy: TcpProxy
 
 beforeAll(async () => {
-  database = await createTestDatabase()
-  direct = createDb({ url: database.url, max: 1 })
-  const url = new URL(database.url)
+  direct = await openTestDatabase({ max: 1 })
+  const url = new URL(direct.url)
   proxy = await createTcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
   url.port = String(proxy.port)
   proxied = createDb({ url: url.toString(), max: 1 })
 })
 
 afterAll(async () => {
-  await Promise.all([direct?.close(), proxied?.close(), proxy?.close()])
-  await database?.drop()
+  await Promise.all([proxied?.close(), proxy?.close()])
+  await direct?.close()
 })
 
 describe('createUsageRecorder', () => {

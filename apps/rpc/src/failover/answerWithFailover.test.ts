@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import { createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
@@ -20,8 +20,7 @@ const localBody = (id: number, u: DerivedUncle) => `{"jsonrpc":"2.0","id":${id},
 const partnerBody = (id: number, u: DerivedUncle) => `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(u.result)}}\n`
 
 describeWithFixtures([era1, mainnetBlocksFixture, mainnetUnclesDerived], 'failover forwarding (in process)', () => {
-  let database: TestDatabase
-  let setup: { db: Db; close: () => Promise<void> }
+  let setup: OpenTestDatabase
   let served: { db: Db; close: () => Promise<void> }
   let node: CliProcess
   let dbProxy: TcpProxy
@@ -42,14 +41,13 @@ describeWithFixtures([era1, mainnetBlocksFixture, mainnetUnclesDerived], 'failov
     uncles = derivedUncles()
     indexed = uncles.filter((u) => u.blockNumber <= 4095)
     unindexed = uncles.filter((u) => u.blockNumber >= 5000)
-    database = await createTestDatabase()
-    setup = createDb({ url: database.url, max: 2 })
+    setup = await openTestDatabase({ max: 2 })
     await seedMainnetUncles(setup.db, 'mainnet', 4095)
     keys.growth = (await createApiKey(setup.db, { plan: 'growth' })).key
     keys.growthOn = (await createApiKey(setup.db, { plan: 'growth', failover: true })).key
     keys.core = (await createApiKey(setup.db, { plan: 'core' })).key
     keys.usage = (await createApiKey(setup.db, { plan: 'custom' })).key
-    const pg = new URL(database.url)
+    const pg = new URL(setup.url)
     dbProxy = await createTcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) })
     pg.port = String(dbProxy.port)
     served = createDb({ url: pg.toString(), max: 4 })
@@ -70,8 +68,8 @@ describeWithFixtures([era1, mainnetBlocksFixture, mainnetUnclesDerived], 'failov
 
   afterAll(async () => {
     await rpc?.close()
-    await Promise.all([served?.close(), setup?.close(), dbProxy?.close(), partnerProxy?.close(), node?.stop()])
-    await database?.drop()
+    await Promise.all([served?.close(), dbProxy?.close(), partnerProxy?.close(), node?.stop()])
+    await setup?.close()
   })
 
   test('default: an unindexed block’s uncle comes from the partner as is, only with failover on', async () => {

@@ -1,7 +1,6 @@
+import { sleep } from '@uncle-rpc/process'
 import { expect, test } from 'vitest'
 import { type BreakerState, createBreaker } from './breaker.js'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 test('behavior: opens after the threshold, one probe after the cooldown, a failed probe re-opens, a success closes', async () => {
   const changes: [BreakerState, BreakerState, string | undefined][] = []

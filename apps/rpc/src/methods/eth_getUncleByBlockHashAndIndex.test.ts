@@ -1,8 +1,8 @@
 import { createDb, type Db } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { bodyText, InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
 import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createAnswerCache } from './cache.js'
 import { createFindUncle, primaryReads } from './store.js'
@@ -10,23 +10,17 @@ import type { FindUncle } from './context.js'
 import { createGetUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_getUncleByBlockHashAndIndex', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let closeDb: () => Promise<void>
   const lines = haveFixtures(mainnetUnclesDerived) ? derivedUncles() : []
   const early = lines[0]!
   const late = lines.at(-1)!
 
-  beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close: closeDb } = createDb({ url: database.url, max: 2 }))
-    await seedMainnetUncles(db)
+  useTestDatabase({ max: 2 }, (opened) => {
+    database = opened
+    db = opened.db
   })
-
-  afterAll(async () => {
-    await closeDb?.()
-    await database?.drop()
-  })
+  beforeAll(() => seedMainnetUncles(db))
 
   function setup(confirmations: number, head: bigint | null, maxEntries = 100) {
     const lookups: unknown[] = []

@@ -1,7 +1,7 @@
+import { sleep } from '@uncle-rpc/process'
 import { describe, expect, test } from 'vitest'
 import { createDeadline, createReadGate, DeadlineExceededError } from './readGuards.js'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const never = new Promise<never>(() => undefined)
 
 describe('createDeadline', () => {

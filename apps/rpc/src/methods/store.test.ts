@@ -1,27 +1,21 @@
 import { createDb, type Db } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createFindUncle, defaultMaxLookupsPerStatement as maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
 import { LookupCancel } from './context.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('createFindUncle', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let closeDb: () => Promise<void>
   const lines = haveFixtures(mainnetUnclesDerived) ? derivedUncles() : []
 
-  beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close: closeDb } = createDb({ url: database.url, max: 2 }))
-    await seedMainnetUncles(db)
+  useTestDatabase({ max: 2 }, (opened) => {
+    database = opened
+    db = opened.db
   })
-
-  afterAll(async () => {
-    await closeDb?.()
-    await database?.drop()
-  })
+  beforeAll(() => seedMainnetUncles(db))
 
   /** Reads through the primary, counted. */
   function counted(): { source: ReadSource; reads: () => number } {

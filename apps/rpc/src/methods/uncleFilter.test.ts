@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { type Hex, headerFromRpc, uncleSize } from '@uncle-rpc/chain'
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db, insertBlocksWithUncles, markRangeIndexed, registerNetwork } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey, type Db, insertBlocksWithUncles, markRangeIndexed, registerNetwork } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived } from '../_test/seed.js'
@@ -54,22 +54,20 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<number>
 }
 
 describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'null filter', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   let db: Db
-  let closeDb: () => Promise<void>
   const filters: UncleFilter[] = []
 
   beforeAll(async () => {
-    database = await createTestDatabase()
-    ;({ db, close: closeDb } = createDb({ url: database.url, max: 4 }))
+    database = await openTestDatabase({ max: 4 })
+    db = database.db
     await registerNetwork(db, { name: 'mainnet', chainId: 1n })
     await insertBlocksWithUncles(db, { network: 'mainnet', blocks: blocksBetween(0, 2999) })
   })
 
   afterAll(async () => {
     await Promise.all(filters.map((f) => f.stop()))
-    await closeDb()
-    await database.drop()
+    await database.close()
   })
 
   const startFilter = async () => {

@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import { createApiKey, createDb, registerNetwork } from '@uncle-rpc/db'
-import { createTestDatabase } from '@uncle-rpc/db/testing'
+import { openTestDatabase } from '@uncle-rpc/db/testing'
 import { expect, test } from 'vitest'
 import { post } from '../_test/server.js'
 import { createRpcServer } from '../server.js'
@@ -11,8 +11,7 @@ const logger = createLogger({ level: 'fatal', name: 'readiness-test' })
 const call = `{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["0x${'ab'.repeat(32)}","0x0"]}`
 
 test('behavior: 503 naming what is degraded: no indexed network, Redis unreachable, partner circuit open', async () => {
-  const database = await createTestDatabase()
-  const { db, close } = createDb({ url: database.url, max: 2 })
+  const { db, close } = await openTestDatabase({ max: 2 })
   const rpc = createRpcServer(
     { db, logger },
     {
@@ -36,7 +35,6 @@ test('behavior: 503 naming what is degraded: no indexed network, Redis unreachab
   } finally {
     await rpc.close()
     await close()
-    await database.drop()
   }
 })
 

@@ -1,9 +1,9 @@
-import { type HashedHeader, headerFields, hexDataPattern } from '@uncle-rpc/chain'
+import { type HashedHeader, type Hex, headerFields, hexDataPattern } from '@uncle-rpc/chain'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Tx } from '../client.js'
 import { transactionClient } from '../drizzleInternals.js'
-import { bigintToNumeric } from '../columns.js'
+import { copyBytea, copyInt8, copyNumeric, copyText } from '../copyText.js'
 import type { PgErrorFields } from '../errors.js'
 import { uncles as uncleTable } from '../schema.js'
 import { type BlockWithUncles, expectRegisteredNetwork, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
@@ -13,44 +13,33 @@ import { type BlockWithUncles, expectRegisteredNetwork, type InsertBlocksWithUnc
 // savepoint and, when a row is already there, the batch is written again with the
 // idempotent INSERT path instead: the fast path for fresh ranges, the same result always.
 
-
-// COPY text format: tab-separated, \N for null, bytea as \\x… (the backslash itself escaped).
-const nul = '\\N'
-const bytes = (hex: string | undefined) => (hex === undefined ? nul : `\\\\x${hex.slice(2)}`)
-const numeric = (value: bigint | undefined) => (value === undefined ? nul : bigintToNumeric(value))
-const int8 = (value: bigint) => value.toString()
-
-function escapeText(text: string): string {
-  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] as string) : text
-}
-
 const blockColumns = '(network, hash, number, parent_hash, uncle_count)'
 // Note: the header columns are named after the header fields (headerFields is their one list).
 const uncleColumns = `(network, block_hash, block_number, index, hash, ${headerFields.map(([name]) => uncleTable[name].name).join(', ')}, size)`
 
 /** One header field in COPY text: bytes as bytea, quantities as decimal (numeric or int8 columns alike). */
 const copyField = ([name, kind]: (typeof headerFields)[number], header: HashedHeader): string =>
-  kind === 'quantity' ? numeric(header[name] as bigint | undefined) : bytes(header[name] as string | undefined)
+  kind === 'quantity' ? copyNumeric(header[name] as bigint | undefined) : copyBytea(header[name] as Hex | undefined)
 
 function blockLines(network: string, items: readonly BlockWithUncles[]): string {
-  const net = escapeText(network)
+  const net = copyText(network)
   let out = ''
   for (const { header, uncles } of items)
-    out += `${net}\t${bytes(header.hash)}\t${int8(header.number)}\t${bytes(header.parentHash)}\t${uncles.length}\n`
+    out += `${net}\t${copyBytea(header.hash)}\t${copyInt8(header.number)}\t${copyBytea(header.parentHash)}\t${uncles.length}\n`
   return out
 }
 
 function uncleLines(network: string, items: readonly BlockWithUncles[]): string {
-  const net = escapeText(network)
+  const net = copyText(network)
   let out = ''
   for (const { header: block, uncles } of items)
     uncles.forEach((u, index) => {
       out += [
         net,
-        bytes(block.hash),
-        int8(block.number),
+        copyBytea(block.hash),
+        copyInt8(block.number),
         index,
-        bytes(u.hash),
+        copyBytea(u.hash),
         ...headerFields.map((field) => copyField(field, u)),
         u.size,
       ].join('\t')
