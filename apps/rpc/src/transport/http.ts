@@ -97,9 +97,9 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     if (!admitted.ok) return send(res, admitted.status, admitted.body, false, admitted.headers)
     const declared = headers['content-length']
     if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res, admitted.headers)
-    const text = await readBody(req, limits.maxBodyBytes)
-    if (text === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
-    const outcome = answer(text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
+    const read = await readBody(req, limits.maxBodyBytes)
+    if (read.kind === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
+    const outcome = answer(read.text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
     const { status, body, retryAfter, failover } = outcome instanceof Promise ? await outcome : outcome
     send(res, status, body, false, outcomeHeaders(admitted.headers, retryAfter, failover))
   }
