@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto'
-import { InternalError, InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
+import { InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { bodyText, errorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
+import { bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
 import type {
   Answered,
   Tally,
@@ -42,10 +41,9 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
         error = serializeError
       }
     }
-    const correlationId = randomUUID().slice(0, 8)
+    const { correlationId, body } = internalErrorResponse(rawId ?? 'null')
     onInternalError?.(error, correlationId, context)
-    if (rawId === undefined) return undefined
-    return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
+    return rawId === undefined ? undefined : body
   }
 
   /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson of bytes answers as bytes. */

@@ -20,7 +20,7 @@ export type { RequestKind } from './parse.js'
 export { parseMessage, readRequest } from './parse.js'
 export type { RawTokens } from './rawId.js'
 export { parseWithRawStrings, scanRawTokens } from './rawId.js'
-export { bodyText, errorResponse, isRawJson, rawJson, resultResponse, resultResponseBytes } from './response.js'
+export { bodyText, errorResponse, internalErrorResponse, isRawJson, rawJson, resultResponse, resultResponseBytes } from './response.js'
 export type {
   Answered,
   CreateJsonRpcHandlerParameters,

@@ -1,4 +1,5 @@
-import type { JsonRpcError } from './errors.js'
+import { randomUUID } from 'node:crypto'
+import { InternalError, type JsonRpcError } from './errors.js'
 import { goJsonString, goJsonStringify } from './goJson.js'
 import type { RawJson } from './types.js'
 
@@ -56,4 +57,13 @@ export function errorResponse(rawId: string, error: JsonRpcError): string {
   let body = '{"code":' + error.code + ',"message":' + goJsonString(error.shortMessage)
   if (error.data !== undefined && error.data !== null) body += ',"data":' + (goJsonStringify(error.data) ?? 'null')
   return idHead + rawId + ',"error":' + body + '}}'
+}
+
+/**
+ * `-32603 internal error` with a fresh correlation id in `data`: what the client sees of any
+ * unexpected failure (the caller logs the same id with the cause; nothing else leaks).
+ */
+export function internalErrorResponse(rawId: string): { correlationId: string; body: string } {
+  const correlationId = randomUUID().slice(0, 8)
+  return { correlationId, body: errorResponse(rawId, new InternalError('internal error', { data: { correlationId } })) }
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Answer } from './answer.js'
 import type { Auth } from '../access/auth.js'
 import type { RefusalCounter } from '../access/usage.js'
@@ -110,9 +109,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       res.destroy()
       return
     }
-    const { correlationId, body } = internalError()
-    logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
-    send(res, 500, body, true)
+    send(res, 500, failedRequestBody(logger, error), true)
   }
 
   return (req, res) => {
@@ -138,8 +135,9 @@ export function outcomeHeaders(base: readonly string[], retryAfter: number | und
   return extra
 }
 
-/** A 500's body with a fresh correlation id (the same id goes to the log). */
-export function internalError(): { correlationId: string; body: string } {
-  const correlationId = randomUUID().slice(0, 8)
-  return { correlationId, body: errorResponse('null', new InternalError('internal error', { data: { correlationId } })) }
+/** The body of a 500 for a request that failed (node:http, the fast path, Express): a fresh correlation id, logged with the error. */
+export function failedRequestBody(logger: Logger, error: unknown): string {
+  const { correlationId, body } = internalErrorResponse('null')
+  logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error | undefined)?.message })
+  return body
 }
