@@ -2,28 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Answer } from './answer.js'
-import type { Auth } from '../access/auth.js'
-import type { RefusalCounter } from '../access/usage.js'
-import { createAdmission, failoverRequested } from './admission.js'
+import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
 import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
-import type { NetworkResolver } from './network.js'
 import { rpcPath } from './routes.js'
 
-export type HttpDeps = {
-  resolver: NetworkResolver
-  auth: Auth
-  /** Counts the requests of known keys refused by admission (admission.ts). */
-  usage: RefusalCounter
+/** Admission's (network, key, overload) and the answer's. */
+export type HttpDeps = AdmissionDeps & {
   answer: Answer
   limits: RpcLimits
   logger: Logger
   /** True once the server is closing: every answer then ends its connection (Connection: close). */
   closing?: (() => boolean) | undefined
-  /** True while the process is too far behind to take new requests (overload.ts): they get 503 at once. */
-  overloaded?: (() => boolean) | undefined
-  /** Told about each request shed (metrics). */
-  onShed?: (() => void) | undefined
 }
 
 /**
