@@ -1,7 +1,7 @@
 import { InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
+import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
 import type {
   Answered,
   Tally,
@@ -124,10 +124,11 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     const { entries } = message
     if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
     if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
-    return Promise.all(entries.map((entry) => run(entry, context, tally, false))).then((responses) => {
-      const body = responses.filter((response) => response !== undefined) as string[]
-      return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
-    })
+    // Note: batch entries are never bytes (bytes: false), so each response is text or none.
+    return Promise.all(entries.map((entry) => run(entry, context, tally, false) as string | undefined | Promise<string | undefined>)).then((responses) => ({
+      body: batchBody(responses),
+      ...tally,
+    }))
   }
 
   const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) => {

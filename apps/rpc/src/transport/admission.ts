@@ -3,7 +3,8 @@ import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
 import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAccess.js'
 import type { RefusalCounter } from '../access/usage.js'
 import { isJsonContentType } from './httpBody.js'
-import type { NetworkResolver, ServedNetwork } from './network.js'
+import type { ServedNetwork } from '../methods/context.js'
+import type { NetworkResolver } from './network.js'
 import { shedBody, shedRetryAfterSeconds } from './overload.js'
 
 // The checks of a request before it is answered, in one place: the network, the key and the key's

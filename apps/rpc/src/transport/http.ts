@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
-import type { Answer } from './answer.js'
+import type { Answer } from '../pipeline/answer.js'
 import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
 import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'

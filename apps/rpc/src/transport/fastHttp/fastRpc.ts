@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { Admission, Admitted, Refusal } from '../admission.js'
 import { failoverRequested } from '../admission.js'
-import type { Answer, Outcome } from '../answer.js'
+import type { Answer, Outcome } from '../../pipeline/answer.js'
 import { failedRequestBody, outcomeHeaders } from '../http.js'
 import type { FastAnswer, FastPathDeps } from './fastPath.js'
 import type { FastRequest } from './parseRequest.js'
