@@ -24,7 +24,7 @@ export const unitTests: string[] = [
   'apps/rpc/src/**/keyAccess.test.ts',
   'apps/rpc/src/**/args.test.ts',
   'apps/rpc/src/**/breaker.test.ts',
-  'apps/rpc/src/**/policy.test.ts',
+  'apps/rpc/src/**/failoverPolicy.test.ts',
   'apps/rpc/src/**/cache.test.ts',
   'apps/rpc/src/**/hashFilter.test.ts',
   'apps/rpc/src/**/readGuards.test.ts',

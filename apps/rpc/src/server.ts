@@ -4,22 +4,22 @@ import type { Logger } from '@uncle-rpc/config'
 import { addDailyAndHourlyUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { listen } from '@uncle-rpc/process'
-import { createAnswer } from './transport/answer.js'
+import { createAnswer } from './pipeline/answer.js'
 import { createApp, finishApp } from './transport/app.js'
 import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './access/auth.js'
 import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './methods/cache.js'
-import { createAnswerWithFailover } from './failover/answerWithFailover.js'
+import { createAnswerWithFailover } from './pipeline/answerWithFailover.js'
 import { createHeadTracker, type HeadTracker } from './methods/heads.js'
 import { createHttpHandler } from './transport/http.js'
 import { createAdmission } from './transport/admission.js'
 import { attachFastPath, defaultRequestsPerTurn, type FastPath } from './transport/fastHttp/fastPath.js'
 import { createFastRpc } from './transport/fastHttp/fastRpc.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
-import type { BlockKnown, FindUncle, MethodContext } from './methods/context.js'
+import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
-import { createNetworkResolver, type ServedNetwork } from './transport/network.js'
-import { type CreatePartnerParameters, createPartner, type Partner } from './failover/partner.js'
+import { createNetworkResolver } from './transport/network.js'
+import { type CreatePartnerParameters, createPartner, type Partner } from './pipeline/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
 import { createReadiness, type Readiness } from './transport/readiness.js'
 import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
@@ -182,7 +182,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
-    limits,
+    maxBatchSize: limits.maxBatchSize,
   }
   const { metrics } = deps
   const answer = createAnswer({ ...answerDeps, metrics: metrics && { metrics, transport: 'http' } })

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto'
-import { InternalError, InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
+import { InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { bodyText, errorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
+import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
 import type {
   Answered,
   Tally,
@@ -42,10 +41,9 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
         error = serializeError
       }
     }
-    const correlationId = randomUUID().slice(0, 8)
+    const { correlationId, body } = internalErrorResponse(rawId ?? 'null')
     onInternalError?.(error, correlationId, context)
-    if (rawId === undefined) return undefined
-    return errorResponse(rawId, new InternalError('internal error', { data: { correlationId } }))
+    return rawId === undefined ? undefined : body
   }
 
   /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson of bytes answers as bytes. */
@@ -126,10 +124,11 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     const { entries } = message
     if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
     if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
-    return Promise.all(entries.map((entry) => run(entry, context, tally, false))).then((responses) => {
-      const body = responses.filter((response) => response !== undefined) as string[]
-      return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', ...tally }
-    })
+    // Note: batch entries are never bytes (bytes: false), so each response is text or none.
+    return Promise.all(entries.map((entry) => run(entry, context, tally, false) as string | undefined | Promise<string | undefined>)).then((responses) => ({
+      body: batchBody(responses),
+      ...tally,
+    }))
   }
 
   const handleMessage = async (message: ParsedMessage, context: C, options?: HandleOptions) => {

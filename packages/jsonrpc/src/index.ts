@@ -20,7 +20,18 @@ export type { RequestKind } from './parse.js'
 export { parseMessage, readRequest } from './parse.js'
 export type { RawTokens } from './rawId.js'
 export { parseWithRawStrings, scanRawTokens } from './rawId.js'
-export { bodyText, errorResponse, isRawJson, rawJson, resultResponse, resultResponseBytes } from './response.js'
+export {
+  batchBody,
+  bodyText,
+  errorObjectResponse,
+  errorResponse,
+  internalErrorResponse,
+  isRawJson,
+  rawJson,
+  requestBody,
+  resultResponse,
+  resultResponseBytes,
+} from './response.js'
 export type {
   Answered,
   CreateJsonRpcHandlerParameters,

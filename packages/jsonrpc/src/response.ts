@@ -1,9 +1,11 @@
-import type { JsonRpcError } from './errors.js'
+import { randomUUID } from 'node:crypto'
+import { InternalError, type JsonRpcError } from './errors.js'
 import { goJsonString, goJsonStringify } from './goJson.js'
 import type { RawJson } from './types.js'
 
-// Response bodies are built by concatenation in geth's field order (rpc/json.go jsonrpcMessage:
-// jsonrpc, id, then result or error; jsonError: code, message, data).
+// The envelopes (responses, a request, a batch) are built by concatenation in geth's field order
+// (rpc/json.go jsonrpcMessage: jsonrpc, id, then method and params, or result, or error; jsonError:
+// code, message, data).
 
 const rawJsonMarker = Symbol('uncle-rpc.rawJson')
 
@@ -56,4 +58,29 @@ export function errorResponse(rawId: string, error: JsonRpcError): string {
   let body = '{"code":' + error.code + ',"message":' + goJsonString(error.shortMessage)
   if (error.data !== undefined && error.data !== null) body += ',"data":' + (goJsonStringify(error.data) ?? 'null')
   return idHead + rawId + ',"error":' + body + '}}'
+}
+
+/**
+ * `-32603 internal error` with a fresh correlation id in `data`: what the client sees of any
+ * unexpected failure (the caller logs the same id with the cause; nothing else leaks).
+ */
+export function internalErrorResponse(rawId: string): { correlationId: string; body: string } {
+  const correlationId = randomUUID().slice(0, 8)
+  return { correlationId, body: errorResponse(rawId, new InternalError('internal error', { data: { correlationId } })) }
+}
+
+/** `{"jsonrpc":"2.0","id":<rawId>,"error":<error>}` for an error object as another server wrote it (parsed), re-serialized. */
+export function errorObjectResponse(rawId: string, error: object): string {
+  return idHead + rawId + ',"error":' + (goJsonStringify(error) ?? 'null') + '}'
+}
+
+/** `{"jsonrpc":"2.0","id":<rawId>,"method":…,"params":…}`: a call as this server sends it to another (JSON.stringify, no Go escaping). */
+export function requestBody(rawId: string, method: string, params: readonly unknown[]): string {
+  return idHead + rawId + ',"method":' + JSON.stringify(method) + ',"params":' + JSON.stringify(params) + '}'
+}
+
+/** A batch's body: the bodies present, in order, as one JSON array; undefined when there are none (only notifications). */
+export function batchBody(bodies: readonly (string | undefined)[]): string | undefined {
+  const present = bodies.filter((body) => body !== undefined)
+  return present.length === 0 ? undefined : '[' + present.join(',') + ']'
 }

@@ -41,8 +41,11 @@ function remember(verdicts: Map<string, boolean>, value: string, verdict: boolea
   return verdict
 }
 
+/** What a key's restrictions read of a request's headers. */
+export type AccessHeaders = Readonly<{ origin: string | undefined; userAgent: string | undefined; authorization: string | undefined }>
+
 /** What a request shows of itself for the checks. */
-export type AccessRequest = { network: string; origin: string | undefined; userAgent: string | undefined; authorization: string | undefined }
+export type AccessRequest = AccessHeaders & { network: string }
 
 /** 403 `-32002 rejected due to project ID settings` (the contract's table). */
 export const rejectedBody = errorResponse('null', new RejectedError())
@@ -129,14 +132,14 @@ function secretAllowed(access: KeyAccess, authorization: string | undefined): bo
 
 /** Whether the request passes every restriction of the key (kinds AND, entries of a kind OR). */
 export function accessAllowed(access: KeyAccess, request: AccessRequest): boolean {
-  return accessRefusal(access, request) === undefined
+  return accessRefusal(access, request.network, request) === undefined
 }
 
-/** The first restriction of the key the request fails (network, Origin, User-Agent, secret, in that order), or undefined when it passes all. */
-export function accessRefusal(access: KeyAccess, request: AccessRequest): 'network' | 'origin' | 'userAgent' | 'secret' | undefined {
-  if (access.networks !== undefined && !access.networks.has(request.network)) return 'network'
-  if (access.origins !== undefined && !originAllowed(access, request.origin)) return 'origin'
-  if (access.userAgents !== undefined && !userAgentAllowed(access, request.userAgent)) return 'userAgent'
-  if (access.secretHash !== undefined && !secretAllowed(access, request.authorization)) return 'secret'
+/** The first restriction of the key a request for `network` fails (network, Origin, User-Agent, secret, in that order), or undefined when it passes all. */
+export function accessRefusal(access: KeyAccess, network: string, headers: AccessHeaders): 'network' | 'origin' | 'userAgent' | 'secret' | undefined {
+  if (access.networks !== undefined && !access.networks.has(network)) return 'network'
+  if (access.origins !== undefined && !originAllowed(access, headers.origin)) return 'origin'
+  if (access.userAgents !== undefined && !userAgentAllowed(access, headers.userAgent)) return 'userAgent'
+  if (access.secretHash !== undefined && !secretAllowed(access, headers.authorization)) return 'secret'
   return undefined
 }

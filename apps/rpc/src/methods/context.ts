@@ -1,9 +1,15 @@
 import type { HashedHeader, Hex } from '@uncle-rpc/chain'
-import type { FailoverPolicy } from '../failover/policy.js'
-import type { ServedNetwork } from '../transport/network.js'
+import type { FailoverPolicy } from './failoverPolicy.js'
 
 // What the methods receive (from the transport) and read through (from the store): the types the
 // rest of the app shares with them.
+
+/**
+ * A network this server answers for: its name (a DNS label), the confirmation depth used for
+ * caching, the partner provider that failover forwarding sends to, if any, and its chain id
+ * (eth_chainId, net_version; the config always has one).
+ */
+export type ServedNetwork = Readonly<{ name: string; confirmations: number; partnerUrl?: string | undefined; chainId?: number | undefined }>
 
 /**
  * What every method receives from the transport: the network the request was addressed to and,

@@ -2,10 +2,9 @@ import { type HashedHeader, type Hex, toQuantity, rpcUncleJson } from '@uncle-rp
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from './cache.js'
-import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from '../failover/policy.js'
+import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
 import { createDeadline, createReadGate, ReadsPausedError } from './readGuards.js'
-import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext } from './context.js'
-import type { ServedNetwork } from '../transport/network.js'
+import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext, type ServedNetwork } from './context.js'
 
 export type UncleMethodDeps = {
   findUncle: FindUncle

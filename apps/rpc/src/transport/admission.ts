@@ -1,14 +1,16 @@
 import { errorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
-import { accessRefusal, rejectedBody } from '../access/keyAccess.js'
+import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAccess.js'
 import type { RefusalCounter } from '../access/usage.js'
 import { isJsonContentType } from './httpBody.js'
-import type { NetworkResolver, ServedNetwork } from './network.js'
+import type { ServedNetwork } from '../methods/context.js'
+import type { NetworkResolver } from './network.js'
 import { shedBody, shedRetryAfterSeconds } from './overload.js'
 
-// The checks of a JSON-RPC POST before its body is answered, in one place for both HTTP paths
-// (node:http in http.ts, the fast path in fastHttp/): overload, network, key, the key's
-// restrictions, content type. The body's size and reading stay with each path.
+// The checks of a request before it is answered, in one place: the network, the key and the key's
+// restrictions for every transport (HTTP POSTs, WebSocket upgrades and messages), and around them
+// for both HTTP paths (node:http in http.ts, the fast path in fastHttp/) overload and content type.
+// The body's size and reading stay with each path; what a refusal looks like on a WebSocket, with ws.ts.
 
 /** What the checks read of a request: the path's network and key, and five headers. */
 export type PostFields = {
@@ -21,15 +23,51 @@ export type PostFields = {
   contentType: string | undefined
 }
 
+/** A request refused by its network or key, whatever the transport: status, JSON-RPC error body, Retry-After seconds (503). */
+export type KeyRefusal = Readonly<{ ok: false; status: number; body: string; retryAfter?: number | undefined }>
+
+/** A key that passed: the authentication's own result (nothing is made per request). */
+export type KeyPassed = AuthResult & { ok: true }
+
+const restricted: KeyRefusal = Object.freeze({ ok: false, status: 403, body: rejectedBody })
+
+/** The network a request names (its path's, else its Host's), or the 404 naming the unknown one. */
+export function requestNetwork(resolver: NetworkResolver, pathNetwork: string | undefined, host: string | undefined): ServedNetwork | KeyRefusal {
+  const network = pathNetwork === undefined ? resolver.fromHost(host) : (resolver.lookup(pathNetwork) ?? { unknown: pathNetwork })
+  return 'unknown' in network ? { ok: false, status: 404, body: resolver.unknownBody(network.unknown) } : network
+}
+
+/**
+ * The key's verdict on a request for `network`, once authenticated: the result itself when it
+ * passes; else 401 (missing, unknown or revoked), 503 + Retry-After (cannot be checked now) or 403
+ * -32002 (a restriction). A known key refused as revoked or by a restriction is counted in usage.
+ */
+export function keyVerdict(result: AuthResult, network: ServedNetwork, headers: AccessHeaders, usage: RefusalCounter): KeyPassed | KeyRefusal {
+  if (!result.ok) {
+    if (result.status === 401 && result.revoked !== undefined) usage.refuse(result.revoked.id, network.name, 'revoked')
+    return result
+  }
+  const { access } = result.key
+  if (access === undefined) return result
+  const refused = accessRefusal(access, network.name, headers)
+  if (refused === undefined) return result
+  usage.refuse(result.key.id, network.name, refused)
+  return restricted
+}
+
 /** A request refused before its body is read: status, JSON-RPC error body, extra headers (name, value pairs). */
 export type Refusal = { ok: false; status: number; body: string | Uint8Array; headers: readonly string[] }
 export type Admitted = { ok: true; key: KeyRecord; network: ServedNetwork; headers: readonly string[] }
 
-export type AdmissionDeps = {
+/** What the network and key checks need, on every transport. */
+export type KeyCheckDeps = {
   resolver: NetworkResolver
   auth: Auth
   /** Told about each request of a known key refused with 401 (revoked) or 403 (a restriction): usage. */
   usage: RefusalCounter
+}
+
+export type AdmissionDeps = KeyCheckDeps & {
   /** True while the process is too far behind to take new requests (overload.ts). */
   overloaded?: (() => boolean) | undefined
   /** Told about each request shed (metrics). */
@@ -53,21 +91,13 @@ export function createAdmission({ resolver, auth, usage, overloaded = () => fals
 
   function checked(fields: PostFields, network: ServedNetwork, result: AuthResult): Admitted | Refusal {
     const headers = fields.origin === undefined ? none : cors
-    if (!result.ok) {
-      if (result.status === 503) return { ok: false, status: 503, body: result.body, headers: [...headers, 'retry-after', String(result.retryAfter)] }
-      if (result.revoked !== undefined) usage.refuse(result.revoked.id, network.name, 'revoked')
-      return { ok: false, status: result.status, body: result.body, headers }
-    }
-    const { access } = result.key
-    if (access !== undefined) {
-      const refused = accessRefusal(access, { network: network.name, origin: fields.origin, userAgent: fields.userAgent, authorization: fields.authorization })
-      if (refused !== undefined) {
-        usage.refuse(result.key.id, network.name, refused)
-        return { ok: false, status: 403, body: rejectedBody, headers }
-      }
+    const verdict = keyVerdict(result, network, fields, usage)
+    if (!verdict.ok) {
+      const { status, body, retryAfter } = verdict
+      return { ok: false, status, body, headers: retryAfter === undefined ? headers : [...headers, 'retry-after', String(retryAfter)] }
     }
     if (!isJsonContentType(fields.contentType)) return { ok: false, status: 415, body: unsupportedType, headers }
-    return { ok: true, key: result.key, network, headers }
+    return { ok: true, key: verdict.key, network, headers }
   }
 
   return (fields: PostFields): Admitted | Refusal | Promise<Admitted | Refusal> => {
@@ -75,9 +105,8 @@ export function createAdmission({ resolver, auth, usage, overloaded = () => fals
       onShed?.()
       return shed
     }
-    const network: ServedNetwork | { unknown: string } =
-      fields.pathNetwork === undefined ? resolver.fromHost(fields.host) : (resolver.lookup(fields.pathNetwork) ?? { unknown: fields.pathNetwork })
-    if ('unknown' in network) return { ok: false, status: 404, body: resolver.unknownBody(network.unknown), headers: none }
+    const network = requestNetwork(resolver, fields.pathNetwork, fields.host)
+    if ('status' in network) return { ok: false, status: 404, body: network.body, headers: none }
     const result = auth.authenticate(fields.key)
     return result instanceof Promise ? result.then((r) => checked(fields, network, r)) : checked(fields, network, result)
   }

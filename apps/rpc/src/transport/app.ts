@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
+import { errorResponse, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
+import { failedRequestBody } from './http.js'
 import { type Readiness, publicReadyBody } from './readiness.js'
 import { healthPath, notFoundText, readyPath, rpcExpressPaths } from './routes.js'
 
@@ -37,13 +37,8 @@ export function finishApp(app: Express, logger: Logger): void {
     res.status(404).type('application/json').send(notFoundBody)
   })
   const onError: ErrorRequestHandler = (error, _req, res, _next) => {
-    const correlationId = randomUUID().slice(0, 8)
-    logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error)?.message })
     const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500
-    res
-      .status(status)
-      .type('application/json')
-      .send(errorResponse('null', new InternalError('internal error', { data: { correlationId } })))
+    res.status(status).type('application/json').send(failedRequestBody(logger, error))
   }
   app.use(onError)
 }

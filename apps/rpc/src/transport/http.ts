@@ -1,30 +1,19 @@
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
-import { errorResponse, InternalError, InvalidRequestError } from '@uncle-rpc/jsonrpc'
-import type { Answer } from './answer.js'
-import type { Auth } from '../access/auth.js'
-import type { RefusalCounter } from '../access/usage.js'
-import { createAdmission, failoverRequested } from './admission.js'
+import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
+import type { Answer } from '../pipeline/answer.js'
+import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
 import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
-import type { NetworkResolver } from './network.js'
 import { rpcPath } from './routes.js'
 
-export type HttpDeps = {
-  resolver: NetworkResolver
-  auth: Auth
-  /** Counts the requests of known keys refused by admission (admission.ts). */
-  usage: RefusalCounter
+/** Admission's (network, key, overload) and the answer's. */
+export type HttpDeps = AdmissionDeps & {
   answer: Answer
   limits: RpcLimits
   logger: Logger
   /** True once the server is closing: every answer then ends its connection (Connection: close). */
   closing?: (() => boolean) | undefined
-  /** True while the process is too far behind to take new requests (overload.ts): they get 503 at once. */
-  overloaded?: (() => boolean) | undefined
-  /** Told about each request shed (metrics). */
-  onShed?: (() => void) | undefined
 }
 
 /**
@@ -97,9 +86,9 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     if (!admitted.ok) return send(res, admitted.status, admitted.body, false, admitted.headers)
     const declared = headers['content-length']
     if (declared !== undefined && Number(declared) > limits.maxBodyBytes) return refuseTooLarge(req, res, admitted.headers)
-    const text = await readBody(req, limits.maxBodyBytes)
-    if (text === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
-    const outcome = answer(text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
+    const read = await readBody(req, limits.maxBodyBytes)
+    if (read.kind === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
+    const outcome = answer(read.text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
     const { status, body, retryAfter, failover } = outcome instanceof Promise ? await outcome : outcome
     send(res, status, body, false, outcomeHeaders(admitted.headers, retryAfter, failover))
   }
@@ -110,9 +99,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       res.destroy()
       return
     }
-    const { correlationId, body } = internalError()
-    logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
-    send(res, 500, body, true)
+    send(res, 500, failedRequestBody(logger, error), true)
   }
 
   return (req, res) => {
@@ -138,8 +125,9 @@ export function outcomeHeaders(base: readonly string[], retryAfter: number | und
   return extra
 }
 
-/** A 500's body with a fresh correlation id (the same id goes to the log). */
-export function internalError(): { correlationId: string; body: string } {
-  const correlationId = randomUUID().slice(0, 8)
-  return { correlationId, body: errorResponse('null', new InternalError('internal error', { data: { correlationId } })) }
+/** The body of a 500 for a request that failed (node:http, the fast path, Express): a fresh correlation id, logged with the error. */
+export function failedRequestBody(logger: Logger, error: unknown): string {
+  const { correlationId, body } = internalErrorResponse('null')
+  logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error | undefined)?.message })
+  return body
 }

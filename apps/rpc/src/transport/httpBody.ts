@@ -10,8 +10,13 @@ export function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json'
 }
 
-/** The body, or 'tooLarge' once more than `maxBytes` arrived (the rest is then discarded as it comes). */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string | 'tooLarge'> {
+/** A request body as read: its text, or too large (more than the limit arrived). */
+export type BodyRead = { readonly kind: 'body'; readonly text: string } | { readonly kind: 'tooLarge' }
+
+const tooLargeRead: BodyRead = Object.freeze({ kind: 'tooLarge' })
+
+/** The body, or `tooLarge` once more than `maxBytes` arrived (the rest is then discarded as it comes). */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let length = 0
@@ -22,14 +27,15 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       if (length > maxBytes) {
         tooLarge = true
         chunks.length = 0
-        resolve('tooLarge')
+        resolve(tooLargeRead)
         return
       }
       chunks.push(chunk)
     })
     req.on('end', () => {
       if (tooLarge) return
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, length).toString('utf8'))
+      const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, length).toString('utf8')
+      resolve({ kind: 'body', text })
     })
     req.on('error', reject)
     // Note: a client that disconnects mid-body: nothing to answer (the caller sees req.destroyed).

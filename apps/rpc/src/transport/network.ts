@@ -1,11 +1,5 @@
 import { errorResponse, NotFoundError } from '@uncle-rpc/jsonrpc'
-
-/**
- * A network this server answers for: its name (a DNS label), the confirmation depth used for
- * caching, the partner provider that failover forwarding sends to, if any, and its chain id
- * (eth_chainId, net_version; the config always has one).
- */
-export type ServedNetwork = Readonly<{ name: string; confirmations: number; partnerUrl?: string | undefined; chainId?: number | undefined }>
+import type { ServedNetwork } from '../methods/context.js'
 
 /** Picks the network of a request from the Host name or the path. */
 export type NetworkResolver = {

@@ -106,6 +106,14 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('protocol', () => {
     expect((await post(url, call('1'))).body).toBe(nullAnswer('1'))
   })
 
+  test('behavior: a body that is literally tooLarge is answered as any other text (parse error), not 413', async () => {
+    const body = error('null', -32700, 'parse error')
+    expect(await rawRequest(url, { body: 'tooLarge' })).toMatchObject({ status: 200, body })
+    // Note: chunked bodies are read by node:http's listener (http.ts), not the fast path.
+    const chunked = await rawRequest(url, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: 'tooLarge' })
+    expect(chunked).toMatchObject({ status: 200, body })
+  })
+
   test('error: unknown network → 404 naming it and listing the known ones', async () => {
     const body = error('null', -32601, 'network \\"sepolia\\" is not served here; known networks: mainnet')
     expect(await post(`${server.base}/sepolia/v3/${env.key}`, call('1'))).toEqual({ status: 404, body })

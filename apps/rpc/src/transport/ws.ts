@@ -5,35 +5,32 @@ import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import { type WebSocket, WebSocketServer } from 'ws'
-import type { Answer, Outcome } from './answer.js'
-import type { Auth, AuthResult } from '../access/auth.js'
-import { type AccessRequest, accessRefusal, rejectedBody } from '../access/keyAccess.js'
-import type { RefusalCounter } from '../access/usage.js'
+import type { Answer, Outcome } from '../pipeline/answer.js'
+import type { AuthResult } from '../access/auth.js'
+import type { AccessHeaders } from '../access/keyAccess.js'
+import { type KeyCheckDeps, keyVerdict, requestNetwork } from './admission.js'
 import type { RpcLimits } from './limits.js'
-import type { NetworkResolver, ServedNetwork } from './network.js'
-
-const textFrame = { binary: false } as const
+import type { ServedNetwork } from '../methods/context.js'
 import { wsNotFoundText, wsPath } from './routes.js'
 
-export type WsDeps = {
-  resolver: NetworkResolver
-  auth: Auth
-  /** Counts upgrades and messages of known keys refused for a revoked key or a restriction. */
-  usage: RefusalCounter
+const textFrame = { binary: false } as const
+
+/** The network and key checks' (admission.ts; usage counts upgrades and messages refused) and the answer's. */
+export type WsDeps = KeyCheckDeps & {
   answer: Answer
   limits: RpcLimits
   logger: Logger
 }
 
 const jsonHeaders = { 'Content-Type': 'application/json' }
-type Refusal = { status: number; body: string; retryAfter?: number }
-type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; request: AccessRequest }
+type Refusal = { status: number; body: string; retryAfter?: number | undefined }
+type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; headers: AccessHeaders }
 
 /**
  * WebSocket endpoints `/ws/v3/<key>` and `/<network>/ws/v3/<key>` on the HTTP server's upgrade
  * event (a plain ws server; every upgrade is checked against wsPath, here only). The key,
  * network and the key's restrictions (Origin, User-Agent, secret: 403 -32002) are checked in ws's
- * verifyClient, so a bad one is refused with an HTTP status before the handshake (a key that
+ * verifyClient by the same step as HTTP's (admission.ts), so a bad one is refused with an HTTP status before the handshake (a key that
  * cannot be checked now: 503 with Retry-After); a refusal of a known key (revoked, a restriction) is
  * counted in usage, as is a message refused when the key changed since. Each message goes through answer() (rate limits, failover by key setting — there are
  * no per-message headers —, the handler) and is answered on the same socket. Messages are not
@@ -46,7 +43,6 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
   const notFound: Refusal = { status: 404, body: errorResponse('null', new NotFoundError(wsNotFoundText)) }
-  const rejected: Refusal = { status: 403, body: rejectedBody }
   const tooMany: Refusal = {
     status: 429,
     body: errorResponse('null', new LimitExceededError(`too many WebSocket connections for this key (limit ${limits.maxWsConnectionsPerKey})`)),
@@ -55,25 +51,14 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   async function verify(req: IncomingMessage): Promise<Refusal | Accepted> {
     const match = wsPath.exec(req.url ?? '')
     if (match === null) return notFound
-    const name = match[1]
-    const network = name === undefined ? resolver.fromHost(req.headers.host) : (resolver.lookup(name) ?? { unknown: name })
-    if ('unknown' in network) return { status: 404, body: resolver.unknownBody(network.unknown) }
-    const result = await auth.authenticate(match[2])
-    if (!result.ok) {
-      if (result.status === 401 && result.revoked !== undefined) usage.refuse(result.revoked.id, network.name, 'revoked')
-      return result
-    }
+    const network = requestNetwork(resolver, match[1], req.headers.host)
+    if ('status' in network) return network
     const { origin, authorization } = req.headers
-    const request: AccessRequest = { network: network.name, origin, userAgent: req.headers['user-agent'], authorization }
-    if (result.key.access !== undefined) {
-      const refused = accessRefusal(result.key.access, request)
-      if (refused !== undefined) {
-        usage.refuse(result.key.id, network.name, refused)
-        return rejected
-      }
-    }
-    if ((connections.get(result.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
-    return { network, keyHash: result.key.keyHash, key: match[2]!, request }
+    const headers: AccessHeaders = { origin, userAgent: req.headers['user-agent'], authorization }
+    const verdict = keyVerdict(await auth.authenticate(match[2]), network, headers, usage)
+    if (!verdict.ok) return verdict
+    if ((connections.get(verdict.key.keyHash) ?? 0) >= limits.maxWsConnectionsPerKey) return tooMany
+    return { network, keyHash: verdict.key.keyHash, key: match[2]!, headers }
   }
 
   const wss = new WebSocketServer({
@@ -108,7 +93,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   function onConnection(ws: WebSocket, req: IncomingMessage) {
     const state = accepted.get(req)
     if (state === undefined) return ws.close(1011)
-    const { keyHash, network, key, request } = state
+    const { keyHash, network, key, headers } = state
     connections.set(keyHash, (connections.get(keyHash) ?? 0) + 1)
     lastSeen.set(ws, Date.now())
     ws.on('close', () => {
@@ -140,23 +125,14 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
 
     /** The message's answer once its key is checked; undefined when the key refused it (answered and handled here). */
     function admitted(checked: AuthResult, text: string): Outcome | Promise<Outcome> | undefined {
-      if (!checked.ok) {
-        if (checked.status === 401 && checked.revoked !== undefined) usage.refuse(checked.revoked.id, network.name, 'revoked')
-        if (ws.readyState === ws.OPEN) ws.send(checked.body)
-        // Note: a key that cannot be checked now is answered with the error; the socket stays open.
-        if (checked.status === 503) return undefined
-        ws.close(1008, 'invalid project id')
-        return undefined
-      }
       // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
-      const refused = checked.key.access === undefined ? undefined : accessRefusal(checked.key.access, request)
-      if (refused !== undefined) {
-        usage.refuse(checked.key.id, network.name, refused)
-        if (ws.readyState === ws.OPEN) ws.send(rejectedBody)
-        ws.close(1008, 'rejected due to project ID settings')
-        return undefined
-      }
-      return answer(text, checked.key, network, false)
+      const verdict = keyVerdict(checked, network, headers, usage)
+      if (verdict.ok) return answer(text, verdict.key, network, false)
+      if (ws.readyState === ws.OPEN) ws.send(verdict.body)
+      // Note: a key that cannot be checked now is answered with the error; the socket stays open.
+      if (verdict.status === 503) return undefined
+      ws.close(1008, verdict.status === 403 ? 'rejected due to project ID settings' : 'invalid project id')
+      return undefined
     }
 
     function reply(outcome: Outcome | undefined): void {

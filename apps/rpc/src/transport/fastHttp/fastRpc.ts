@@ -1,8 +1,8 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { Admission, Admitted, Refusal } from '../admission.js'
 import { failoverRequested } from '../admission.js'
-import type { Answer, Outcome } from '../answer.js'
-import { internalError, outcomeHeaders } from '../http.js'
+import type { Answer, Outcome } from '../../pipeline/answer.js'
+import { failedRequestBody, outcomeHeaders } from '../http.js'
 import type { FastAnswer, FastPathDeps } from './fastPath.js'
 import type { FastRequest } from './parseRequest.js'
 
@@ -38,9 +38,7 @@ export function createFastRpc({ admit, answer, logger, closing }: { admit: Admis
       return checked instanceof Promise ? checked.then((c) => admitted(c, request, body)) : admitted(checked, request, body)
     },
     failed(error) {
-      const { correlationId, body } = internalError()
-      logger.error({ msg: 'request failed', correlation_id: correlationId, error: (error as Error).message })
-      return { status: 500, body, close: true }
+      return { status: 500, body: failedRequestBody(logger, error), close: true }
     },
     closing,
   }

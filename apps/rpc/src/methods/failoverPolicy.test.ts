@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { IndexUnavailableError } from './policy.js'
+import { IndexUnavailableError } from './failoverPolicy.js'
 
 describe('IndexUnavailableError', () => {
   test('default: -32603 with the upgrade hint for plans without failover', () => {

@@ -1,12 +1,10 @@
 import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from '../access/auth.js'
-import type { AnswerWithFailover } from '../failover/answerWithFailover.js'
-import type { FailoverPolicy } from '../failover/policy.js'
-import type { RpcLimits } from './limits.js'
+import type { AnswerWithFailover } from './answerWithFailover.js'
+import type { FailoverPolicy } from '../methods/failoverPolicy.js'
 import type { RpcMetrics, Transport } from '../metrics.js'
-import type { MethodContext } from '../methods/context.js'
-import type { ServedNetwork } from './network.js'
-import type { Partner } from '../failover/partner.js'
+import type { MethodContext, ServedNetwork } from '../methods/context.js'
+import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
 import type { UsageRecorder } from '../access/usage.js'
 
@@ -31,7 +29,8 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
-  limits: RpcLimits
+  /** The server's batch limit (--max-batch-size); a key's own may be lower. */
+  maxBatchSize: number
   /** Absent: metrics off (no hook runs). */
   metrics?: { metrics: RpcMetrics; transport: Transport } | undefined
 }
@@ -63,7 +62,7 @@ const policies = {
  * counted where each answer is made (never by reading the body back).
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage, limits } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage } = deps
   const { metrics, transport = 'http' } = deps.metrics ?? {}
   const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
     usage.add(key.id, network.name, requests, errors, forwarded, rateLimited)
@@ -126,7 +125,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
   return (text, key, network, enableFailover) => {
     const started = metrics === undefined ? 0 : performance.now()
     const message = parseMessage(text)
-    const maxBatchSize = Math.min(limits.maxBatchSize, key.maxBatchSize)
+    const maxBatchSize = Math.min(deps.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
     if (limiter === undefined) return admitted(message, cost, maxBatchSize, key, network, enableFailover, started)
     const taken = limiter.take(key, cost)

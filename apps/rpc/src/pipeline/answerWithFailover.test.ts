@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { openWs, rawRequest } from '../_test/server.js'
 import { createTcpProxy, type TcpProxy } from '../_test/tcpProxy.js'
-import { indexUnavailableMessages } from './policy.js'
+import { indexUnavailableMessages } from '../methods/failoverPolicy.js'
 import { createRpcServer, type RpcServer } from '../server.js'
 
 // Failover forwarding in one process, against a real partner (the era1 sample node) and a real

@@ -4,7 +4,7 @@ import { createLogger } from '@uncle-rpc/config'
 import { createJsonRpcHandler, parseMessage } from '@uncle-rpc/jsonrpc'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { countErrorAnswers, createAnswerWithFailover } from './answerWithFailover.js'
-import { IndexUnavailableError } from './policy.js'
+import { IndexUnavailableError } from '../methods/failoverPolicy.js'
 import type { MethodContext } from '../methods/context.js'
 import { createPartner } from './partner.js'
 

@@ -1,7 +1,18 @@
-import { bodyText, errorResponse, goJsonStringify, type HandleOptions, InternalError, type JsonRpcHandler, type ParsedMessage, type Tally } from '@uncle-rpc/jsonrpc'
-import type { FailoverPolicy, ForwardCall } from './policy.js'
-import type { MethodContext } from '../methods/context.js'
-import type { ServedNetwork } from '../transport/network.js'
+import {
+  batchBody,
+  bodyText,
+  errorObjectResponse,
+  errorResponse,
+  type HandleOptions,
+  InternalError,
+  type JsonRpcHandler,
+  type ParsedMessage,
+  requestBody,
+  resultResponse,
+  type Tally,
+} from '@uncle-rpc/jsonrpc'
+import type { MethodContext, ServedNetwork } from '../methods/context.js'
+import type { FailoverPolicy, ForwardCall } from '../methods/failoverPolicy.js'
 import { type Partner, PartnerUnavailableError } from './partner.js'
 
 /**
@@ -30,10 +41,6 @@ export function partnerUnavailableError(error: unknown): InternalError {
   )
 }
 
-/** One JSON-RPC call as sent to the partner: the caller's id (or ours in a batch), the normalized params, nothing else. */
-function callText(rawId: string, call: ForwardCall): string {
-  return '{"jsonrpc":"2.0","id":' + rawId + ',"method":' + JSON.stringify(call.method) + ',"params":' + JSON.stringify(call.params) + '}'
-}
 
 /** Whether one answer object (parsed) is a JSON-RPC error. */
 function isErrorAnswer(item: unknown): boolean {
@@ -51,9 +58,8 @@ export function countErrorAnswers(value: unknown): number {
 function rebuild(rawId: string, item: unknown): string | null {
   if (typeof item !== 'object' || item === null) return null
   const answer = item as Record<string, unknown>
-  if (Object.hasOwn(answer, 'result')) return '{"jsonrpc":"2.0","id":' + rawId + ',"result":' + (goJsonStringify(answer.result) ?? 'null') + '}'
-  if (typeof answer.error === 'object' && answer.error !== null)
-    return '{"jsonrpc":"2.0","id":' + rawId + ',"error":' + goJsonStringify(answer.error) + '}'
+  if (Object.hasOwn(answer, 'result')) return resultResponse(rawId, answer.result)
+  if (typeof answer.error === 'object' && answer.error !== null) return errorObjectResponse(rawId, answer.error)
   return null
 }
 
@@ -77,7 +83,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
       return { body, local: tally, forwarded: 0, partnerErrors: 0 }
     }
     try {
-      const answer = await partner.send(callText(rawId, needed))
+      const answer = await partner.send(requestBody(rawId, needed.method, needed.params))
       return { body: answer.text, local: none, forwarded: 1, partnerErrors: countErrorAnswers(answer.value) }
     } catch (error) {
       return { body: errorResponse(rawId, partnerUnavailableError(error)), local: oneError, forwarded: 0, partnerErrors: 0 }
@@ -113,7 +119,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     if (forward.length > 0) {
       let items: unknown[] | Error
       try {
-        const { value } = await partner.send('[' + forward.map((i, k) => callText(String(k), needed[i]!)).join(',') + ']')
+        const { value } = await partner.send('[' + forward.map((i, k) => requestBody(String(k), needed[i]!.method, needed[i]!.params)).join(',') + ']')
         items = Array.isArray(value) ? value : new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })
       } catch (error) {
         items = error as Error
@@ -132,8 +138,7 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
         answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
       })
     }
-    const body = answers.filter((answer) => answer !== undefined)
-    return { body: body.length === 0 ? undefined : '[' + body.join(',') + ']', local, forwarded, partnerErrors }
+    return { body: batchBody(answers), local, forwarded, partnerErrors }
   }
 
   return async (message, network, partner, options) => {
