@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { createApiKey, createDb } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { createApiKey } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, freePort, renderLoopbackConfig, repositoryRoot, requireTool, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import WebSocket from 'ws'
@@ -25,12 +25,12 @@ const haproxy = requireTool('haproxy', 'haproxy')
 describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
   const processes: CliProcess[] = []
   let proxy: ChildProcess | undefined
-  let database: TestDatabase | undefined
+  let database: OpenTestDatabase | undefined
 
   afterAll(async () => {
     proxy?.kill('SIGKILL')
     await Promise.all(processes.map((p) => p.stop('SIGKILL')))
-    await database?.drop()
+    await database?.close()
   })
 
   test('default: `haproxy -c` accepts the file', async () => {
@@ -39,7 +39,7 @@ describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
   })
 
   test('behavior: two rpc processes behind it, one SIGTERMed under load: every request answered, WebSockets too', async () => {
-    database = await createTestDatabase()
+    database = await openTestDatabase({ max: 1 })
     const node = spawnCli(['sample-node', '--port', '0', '--synthetic', '40'])
     processes.push(node)
     const nodeUrl = (await node.waitFor(/listening on (http:\/\/\S+)/, 30_000))[1]!
@@ -48,8 +48,7 @@ describe.skipIf(haproxy === undefined)('docker/haproxy/haproxy.cfg', () => {
     const env = { DATABASE_URL: database.url }
     // Indexed blocks make the rpc processes ready.
     expect((await runCli(['indexer', '--config', networks, '--exit-when-done'], { env })).code).toBe(0)
-    const { db, close } = createDb({ url: database.url, max: 1 })
-    const key = await createApiKey(db, { plan: 'team' }).finally(close)
+    const key = await createApiKey(database.db, { plan: 'team' })
 
     const startRpc = async (): Promise<Rpc> => {
       const rpc = spawnCli(['rpc', '--config', networks, '--port', '0', '--metrics-port', '0', '--rate-limits', 'off'], { env })

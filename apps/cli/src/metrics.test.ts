@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { countBlocks, createDb, reorgsSince } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { countBlocks, reorgsSince } from '@uncle-rpc/db'
+import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { metricFamilies, parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
 import { type CliProcess, repositoryRoot, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 
 // A live sample node that stops producing after a few seconds, a real indexer and rpc with
 // --metrics-port: the head lag the indexer reports is the node's own, the written-blocks counter
@@ -29,17 +29,12 @@ function dashboardMetrics(): Set<string> {
 }
 
 describe('metrics of a running indexer and rpc', () => {
-  let database: TestDatabase
+  let database: OpenTestDatabase
   const processes: CliProcess[] = []
 
-  beforeAll(async () => {
-    database = await createTestDatabase()
-  })
-
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()))
-    await database?.drop()
-  })
+  useTestDatabase({ max: 1 }, (opened) => (database = opened))
+  // Note: vitest runs after-hooks last registered first: the processes stop before the database is dropped.
+  afterAll(() => Promise.all(processes.map((p) => p.stop())))
 
   test('default: head lag against the live node, blocks written = blocks stored, reorgs, jobs; the dashboard queries only exported metrics', async () => {
     const node = spawnCli(['sample-node', '--port', '0', '--synthetic', '400', '--seed', '5', '--block-time', '100', '--reorg-rate', '0.2', '--reorg-depth', '2', '--stop-after', '40'])
@@ -66,14 +61,10 @@ describe('metrics of a running indexer and rpc', () => {
     expect(nodeHead - sumSamples(samples, 'uncle_rpc_indexer_indexed_height', { network: 'live' })).toBe(0)
     expect(sumSamples(samples, 'uncle_rpc_indexer_target_height', { network: 'live' })).toBe(head)
 
-    const { db, close } = createDb({ url: database.url, max: 1 })
-    try {
-      expect(sumSamples(samples, 'uncle_rpc_indexer_blocks_written_total', { network: 'live', source: 'rpc' })).toBe(await countBlocks(db, { network: 'live' }))
-      const reorgs = await reorgsSince(db, { afterId: 0n, network: 'live' })
-      expect(sumSamples(samples, 'uncle_rpc_indexer_reorgs_total', { network: 'live' })).toBe(reorgs.length)
-    } finally {
-      await close()
-    }
+    const { db } = database
+    expect(sumSamples(samples, 'uncle_rpc_indexer_blocks_written_total', { network: 'live', source: 'rpc' })).toBe(await countBlocks(db, { network: 'live' }))
+    const reorgs = await reorgsSince(db, { afterId: 0n, network: 'live' })
+    expect(sumSamples(samples, 'uncle_rpc_indexer_reorgs_total', { network: 'live' })).toBe(reorgs.length)
     expect(sumSamples(samples, 'uncle_rpc_indexer_upstream_requests_total', { network: 'live', outcome: 'ok' })).toBeGreaterThan(0)
     expect(sumSamples(samples, 'uncle_rpc_indexer_jobs', { network: 'live', state: 'completed' })).toBeGreaterThan(0)
     expect(sumSamples(samples, 'uncle_rpc_indexer_jobs', { network: 'live', state: 'failed' })).toBe(0)

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashHeader, toRpcUncle } from '@uncle-rpc/chain'
-import { createDb, getUncle, listNetworks, migrateDatabase, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { getUncle, listNetworks, migrateDatabase, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, readFixtureJsonl, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 
@@ -32,14 +32,14 @@ function writeConfig(url: string, chainId = 1): string {
 const indexerFlags = ['--range-size', '256', '--lock-duration-ms', '3000']
 
 describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample node)', () => {
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
   const nodes: CliProcess[] = []
   let clean: { url: string }
   // The clean run's checksums: what every other run must end with (computed once, on demand).
-  let cleanRun: Promise<{ database: TestDatabase; checksums: TableChecksums }> | undefined
+  let cleanRun: Promise<{ database: OpenTestDatabase; checksums: TableChecksums }> | undefined
 
   const newDatabase = async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase()
     databases.push(database)
     return database
   }
@@ -52,8 +52,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
       })
       expect(result.stderr).not.toMatch(/"level":50/)
       expect(result.code).toBe(0)
-      const { db, close } = createDb({ url: database.url })
-      const checksums = await tableChecksums(db, { network: 'mainnet' }).finally(close)
+      const checksums = await tableChecksums(database.db, { network: 'mainnet' })
       return { database, checksums }
     })()
     return cleanRun
@@ -67,26 +66,22 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
 
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   test('default: exactly 8,192 blocks and 1,410 uncles; every uncle rebuilds to its hash and the derived geth answer', async () => {
     const { database, checksums } = await indexClean()
-    const { db, close } = createDb({ url: database.url })
-    try {
-      expect(checksums.blocks).toBe(8192)
-      expect(checksums.uncles).toBe(1410)
-      const lines = readFixtureJsonl<DerivedUncle>(derived)
-      expect(lines).toHaveLength(1410)
-      for (const line of lines) {
-        const uncle = await getUncle(db, { network: 'mainnet', blockHash: line.blockHash, index: Number(line.index) })
-        expect(uncle).not.toBeNull()
-        if (!uncle) continue
-        expect(hashHeader(uncle)).toBe(uncle.hash)
-        expect(JSON.stringify(toRpcUncle(uncle, { totalDifficulty: 'omit' }, uncle.size))).toBe(JSON.stringify(line.result))
-      }
-    } finally {
-      await close()
+    const { db } = database
+    expect(checksums.blocks).toBe(8192)
+    expect(checksums.uncles).toBe(1410)
+    const lines = readFixtureJsonl<DerivedUncle>(derived)
+    expect(lines).toHaveLength(1410)
+    for (const line of lines) {
+      const uncle = await getUncle(db, { network: 'mainnet', blockHash: line.blockHash, index: Number(line.index) })
+      expect(uncle).not.toBeNull()
+      if (!uncle) continue
+      expect(hashHeader(uncle)).toBe(uncle.hash)
+      expect(JSON.stringify(toRpcUncle(uncle, { totalDifficulty: 'omit' }, uncle.size))).toBe(JSON.stringify(line.result))
     }
   }, 120_000)
 
@@ -96,7 +91,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     const database = await newDatabase()
     const config = writeConfig(faulty.url)
     const env = { DATABASE_URL: database.url }
-    const { db, close } = createDb({ url: database.url })
+    const { db } = database
     // Kill mid-ingestion: once a random share of the blocks is in, plus a random instant.
     // Note: the kill points are random and printed, so a failing run can be repeated.
     const kills = [0.1 + Math.random() * 0.3, 0.5 + Math.random() * 0.3].map((share) => ({ share, delayMs: Math.round(Math.random() * 300) }))
@@ -110,11 +105,7 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     }
     const final = await runCli(['indexer', '--config', config, '--exit-when-done', ...indexerFlags], { env })
     expect(final.code).toBe(0)
-    try {
-      expect(await tableChecksums(db, { network: 'mainnet' })).toEqual((await indexClean()).checksums)
-    } finally {
-      await close()
-    }
+    expect(await tableChecksums(db, { network: 'mainnet' })).toEqual((await indexClean()).checksums)
     const status = await runCli(['status', '--config', config], { env })
     expect(status.stdout).toContain('gaps: none')
     expect(status.code).toBe(0)
@@ -169,12 +160,8 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     expect(log.match(/the job queues in Redis were made for another database of this name/g)).toHaveLength(1)
     // Exactly once: every block written by this run once, and the tables equal to a clean run's.
     expect(/"msg":"indexer stopped".*?"blocks_written":(\d+)/.exec(log)?.[1]).toBe('8192')
-    const { db, close } = createDb({ url: database.url })
-    try {
-      expect(await tableChecksums(db, { network: 'mainnet' })).toEqual((await indexClean()).checksums)
-    } finally {
-      await close()
-    }
+    const { db } = database
+    expect(await tableChecksums(db, { network: 'mainnet' })).toEqual((await indexClean()).checksums)
     const after = JSON.parse((await runCli(['status', '--config', config, '--json'], { env })).stdout) as { queueOwner: string; contradicted: unknown[] }[]
     expect(after[0]?.queueOwner).toBe('this database')
     expect(after[0]?.contradicted).toEqual([])
@@ -187,12 +174,8 @@ describeWithFixtures([era1, derived], 'indexer on mainnet 0–8191 (era1 sample 
     })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('network "mainnet": the node reports chainId 1, but the config says 61; refusing to index it')
-    const { db, close } = createDb({ url: database.url })
-    try {
-      expect(await listNetworks(db)).toEqual([])
-      expect((await tableChecksums(db, { network: 'mainnet' })).blocks).toBe(0)
-    } finally {
-      await close()
-    }
+    const { db } = database
+    expect(await listNetworks(db)).toEqual([])
+    expect((await tableChecksums(db, { network: 'mainnet' })).blocks).toBe(0)
   })
 })

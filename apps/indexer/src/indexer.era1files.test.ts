@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writ
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, type TableChecksums, tableChecksums } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { type TableChecksums, tableChecksums } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, readFixtureJsonl, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { writeSyntheticEra1Dir } from './_test/syntheticEra1.js'
@@ -34,21 +34,18 @@ function expectedResultJson(result: Record<string, unknown>): string {
 const flags = ['--lock-duration-ms', '3000']
 
 describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', () => {
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
   const processes: CliProcess[] = []
   let synthetic: string
   let names: Map<number, string>
   const blocks = 3 * 8192 + 100
 
   const newDatabase = async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 1 })
     databases.push(database)
     return database
   }
-  const checksums = async (url: string, network: string): Promise<TableChecksums> => {
-    const { db, close } = createDb({ url, max: 1 })
-    return tableChecksums(db, { network }).finally(close)
-  }
+  const checksums = (database: OpenTestDatabase, network: string): Promise<TableChecksums> => tableChecksums(database.db, { network })
   const status = async (config: string, url: string) => {
     const result = await runCli(['status', '--config', config, '--json'], { env: { DATABASE_URL: url } })
     return JSON.parse(result.stdout)[0] as { blocks: number; gaps: unknown[]; era1Refused: { epoch: number; file: string; reason: string }[] }
@@ -61,7 +58,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   test('default: real epoch 0 from its file: 8,192 blocks, 1,410 uncles, every RPC answer byte-exact', async () => {
@@ -73,7 +70,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
     const indexer = await runCli(['indexer', '--config', config, '--exit-when-done', ...flags], { env })
     expect(indexer.code, indexer.stderr).toBe(0)
     expect(indexer.stderr).not.toMatch(/"level":50|NO PUBLISHED EPOCH ROOTS/)
-    expect(await checksums(database.url, 'mainnet')).toMatchObject({ blocks: 8192, uncles: 1410 })
+    expect(await checksums(database, 'mainnet')).toMatchObject({ blocks: 8192, uncles: 1410 })
 
     const key = (await runCli(['keys', 'create', '--plan', 'team', '--rps', '100000', '--label', 'era1'], { env })).stdout
       .trimEnd()
@@ -170,7 +167,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
       const clean = await newDatabase()
       const direct = writeConfig({ name: 'synthetic', chainId: 1337, toBlock: blocks - 1, era1: synthetic })
       expect((await runCli(['indexer', '--config', direct, '--exit-when-done', ...flags], { env: { DATABASE_URL: clean.url } })).code).toBe(0)
-      expect(await checksums(database.url, 'synthetic')).toEqual(await checksums(clean.url, 'synthetic'))
+      expect(await checksums(database, 'synthetic')).toEqual(await checksums(clean, 'synthetic'))
       expect(readdirSync(join(downloads, 'uncle-rpc-era1', 'synthetic'))).toEqual([])
     } finally {
       server.close()
@@ -181,7 +178,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
     const config = writeConfig({ name: 'synthetic', chainId: 1337, toBlock: blocks - 1, era1: synthetic })
     const clean = await newDatabase()
     expect((await runCli(['indexer', '--config', config, '--exit-when-done', ...flags], { env: { DATABASE_URL: clean.url } })).code).toBe(0)
-    const expected = await checksums(clean.url, 'synthetic')
+    const expected = await checksums(clean, 'synthetic')
     expect(expected).toMatchObject({ blocks })
 
     const database = await newDatabase()
@@ -191,7 +188,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
     process.stdout.write(`era1 SIGKILL test kill points: ${JSON.stringify(kills)}\n`)
     for (const { share, delayMs } of kills) {
       const indexer = spawnCli(['indexer', '--config', config, '--era1-concurrency', '1', ...flags], { env })
-      while ((await checksums(database.url, 'synthetic').catch(() => ({ blocks: 0 }))).blocks < share * blocks)
+      while ((await checksums(database, 'synthetic').catch(() => ({ blocks: 0 }))).blocks < share * blocks)
         await new Promise((resolve) => setTimeout(resolve, 20))
       // Note: the next epoch is being verified or written now; kill at a random instant of it.
       await new Promise((resolve) => setTimeout(resolve, delayMs))
@@ -199,7 +196,7 @@ describeWithFixtures([era1, roots, derived], 'indexer on era1 files, no node', (
     }
     const final = await runCli(['indexer', '--config', config, '--exit-when-done', ...flags], { env })
     expect(final.code, final.stderr).toBe(0)
-    expect(await checksums(database.url, 'synthetic')).toEqual(expected)
+    expect(await checksums(database, 'synthetic')).toEqual(expected)
     expect((await status(config, database.url)).gaps).toEqual([])
   }, 180_000)
 })

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from '@uncle-rpc/chain'
-import { createDb, getUncle, latestReorgId, listIndexedRanges, replacedBlocks, reorgsSince } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { getUncle, latestReorgId, listIndexedRanges, replacedBlocks, reorgsSince } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import { sleep } from '@uncle-rpc/process'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -22,15 +22,15 @@ function writeConfig(networks: object[]): string {
 
 describe('indexer following a live chain with reorgs', () => {
   const processes: CliProcess[] = []
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   test('default: after 60 s of blocks and reorgs (and a killed head follower) the canonical chain equals the node, uncles stored, replaced blocks kept', async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     // 300 blocks at 200 ms: production stops after 60 s.
     const node = spawnCli([
@@ -73,39 +73,35 @@ describe('indexer following a live chain with reorgs', () => {
     process.stdout.write(`live: the second process took the head over ${Date.now() - killedAt} ms after the first was killed\n`)
     const head = BigInt((await node.waitFor(/live chain stopped at head (\d+)/, 80_000))[1] as string)
 
-    const { db, close } = createDb({ url: database.url, max: 2 })
-    try {
-      // Caught up: the stored chain agrees with the node (the follower polls every 200 ms).
-      await vi.waitFor(async () => expect((await compareWithNode(db, { network, url, from: 0n, head })).slice(0, 10)).toEqual([]), {
-        timeout: 60_000,
-        interval: 500,
-      })
-      expect(await listIndexedRanges(db, { network })).toEqual([{ from: 0n, to: head }])
+    const { db } = database
+    // Caught up: the stored chain agrees with the node (the follower polls every 200 ms).
+    await vi.waitFor(async () => expect((await compareWithNode(db, { network, url, from: 0n, head })).slice(0, 10)).toEqual([]), {
+      timeout: 60_000,
+      interval: 500,
+    })
+    expect(await listIndexedRanges(db, { network })).toEqual([{ from: 0n, to: head }])
 
-      // Replaced blocks: kept, not canonical, not the node's block at their height, their uncles answerable.
-      const replaced = await replacedBlocks(db, { network })
-      const reorgs = await reorgsSince(db, { afterId: 0n, network })
-      process.stdout.write(
-        `live: head ${head}, ${reorgs.length} reorgs applied (deepest ${Math.max(0, ...reorgs.map((r) => r.depth))}), ${replaced.length} replaced blocks kept\n`,
-      )
-      expect(replaced.length).toBeGreaterThan(0)
-      expect(reorgs.length).toBeGreaterThan(0)
-      expect(await latestReorgId(db, { network })).toBe(reorgs.at(-1)?.id)
-      const canonicalAtHeights = await nodeBlocks(url, 0n, head)
-      const byHash = await rpcBatch<{ hash: Hex; uncles: Hex[] } | null>(
-        url,
-        replaced.map((r) => ({ method: 'eth_getBlockByHash', params: [r.hash, false] })),
-      )
-      for (const [i, block] of replaced.entries()) {
-        expect(canonicalAtHeights[Number(block.number)]?.hash).not.toBe(block.hash)
-        const served = byHash[i]
-        expect(served?.hash).toBe(block.hash)
-        expect(served?.uncles.length).toBe(block.uncleCount)
-        for (const [index, uncleHash] of (served?.uncles ?? []).entries())
-          expect((await getUncle(db, { network, blockHash: block.hash, index }))?.hash).toBe(uncleHash)
-      }
-    } finally {
-      await close()
+    // Replaced blocks: kept, not canonical, not the node's block at their height, their uncles answerable.
+    const replaced = await replacedBlocks(db, { network })
+    const reorgs = await reorgsSince(db, { afterId: 0n, network })
+    process.stdout.write(
+      `live: head ${head}, ${reorgs.length} reorgs applied (deepest ${Math.max(0, ...reorgs.map((r) => r.depth))}), ${replaced.length} replaced blocks kept\n`,
+    )
+    expect(replaced.length).toBeGreaterThan(0)
+    expect(reorgs.length).toBeGreaterThan(0)
+    expect(await latestReorgId(db, { network })).toBe(reorgs.at(-1)?.id)
+    const canonicalAtHeights = await nodeBlocks(url, 0n, head)
+    const byHash = await rpcBatch<{ hash: Hex; uncles: Hex[] } | null>(
+      url,
+      replaced.map((r) => ({ method: 'eth_getBlockByHash', params: [r.hash, false] })),
+    )
+    for (const [i, block] of replaced.entries()) {
+      expect(canonicalAtHeights[Number(block.number)]?.hash).not.toBe(block.hash)
+      const served = byHash[i]
+      expect(served?.hash).toBe(block.hash)
+      expect(served?.uncles.length).toBe(block.uncleCount)
+      for (const [index, uncleHash] of (served?.uncles ?? []).entries())
+        expect((await getUncle(db, { network, blockHash: block.hash, index }))?.hash).toBe(uncleHash)
     }
     expect(await indexer.stop()).toBe(0)
     const status = await runCli(['status', '--config', config], { env: { DATABASE_URL: database.url } })

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { countBlocks, countUncles, createDb, listIndexedRanges } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { countBlocks, countUncles, listIndexedRanges } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { sleep } from '@uncle-rpc/process'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -23,11 +23,11 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
 
 describeWithFixtures([era1], 'one indexer, two networks', () => {
   const processes: CliProcess[] = []
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   const startSynthetic = async (port: string) => {
@@ -38,7 +38,7 @@ describeWithFixtures([era1], 'one indexer, two networks', () => {
   }
 
   test('behavior: the synthetic node down for 20 s: mainnet finishes meanwhile, the synthetic network resumes and completes', async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     const mainnet = spawnCli(['sample-node', '--port', '0', '--chain', fixturePath(era1)])
     processes.push(mainnet)
@@ -57,37 +57,33 @@ describeWithFixtures([era1], 'one indexer, two networks', () => {
     const env = { DATABASE_URL: database.url }
     const indexer = spawnCli(['indexer', '--config', config, '--exit-when-done', '--range-size', '256'], { env })
     processes.push(indexer)
-    const { db, close } = createDb({ url: database.url, max: 2 })
-    try {
-      await waitUntil('synthetic blocks', async () => (await countBlocks(db, { network: 'synthetic' })) >= 1_000, 30_000)
-      await first.node.stop('SIGKILL')
-      const killedAt = Date.now()
-      const mainnetDoneAt = await waitUntil(
-        'mainnet to finish',
-        async () => (await countBlocks(db, { network: 'mainnet' })) === 8192,
-        19_000,
-      )
-      const syntheticMeanwhile = await countBlocks(db, { network: 'synthetic' })
-      expect(syntheticMeanwhile).toBeLessThan(syntheticBlocks)
-      process.stdout.write(
-        `networks: mainnet finished ${mainnetDoneAt - killedAt} ms after the synthetic node died (synthetic at ${syntheticMeanwhile} blocks)\n`,
-      )
-      await sleep(killedAt + 20_000 - Date.now())
-      const second = await startSynthetic(first.port)
-      const restartedAt = Date.now()
-      expect(await Promise.race([indexer.exited, sleep(80_000).then(() => 'still running')])).toBe(0)
-      process.stdout.write(`networks: the synthetic network completed ${Date.now() - restartedAt} ms after its node came back\n`)
+    const { db } = database
+    await waitUntil('synthetic blocks', async () => (await countBlocks(db, { network: 'synthetic' })) >= 1_000, 30_000)
+    await first.node.stop('SIGKILL')
+    const killedAt = Date.now()
+    const mainnetDoneAt = await waitUntil(
+      'mainnet to finish',
+      async () => (await countBlocks(db, { network: 'mainnet' })) === 8192,
+      19_000,
+    )
+    const syntheticMeanwhile = await countBlocks(db, { network: 'synthetic' })
+    expect(syntheticMeanwhile).toBeLessThan(syntheticBlocks)
+    process.stdout.write(
+      `networks: mainnet finished ${mainnetDoneAt - killedAt} ms after the synthetic node died (synthetic at ${syntheticMeanwhile} blocks)\n`,
+    )
+    await sleep(killedAt + 20_000 - Date.now())
+    const second = await startSynthetic(first.port)
+    const restartedAt = Date.now()
+    expect(await Promise.race([indexer.exited, sleep(80_000).then(() => 'still running')])).toBe(0)
+    process.stdout.write(`networks: the synthetic network completed ${Date.now() - restartedAt} ms after its node came back\n`)
 
-      expect(await countBlocks(db, { network: 'mainnet' })).toBe(8192)
-      expect(await countUncles(db, { network: 'mainnet' })).toBe(1410)
-      expect(await listIndexedRanges(db, { network: 'synthetic' })).toEqual([{ from: 0n, to: BigInt(syntheticBlocks - 1) }])
-      expect(await compareWithNode(db, { network: 'synthetic', url: second.url, from: 0n, head: BigInt(syntheticBlocks - 1) })).toEqual(
-        [],
-      )
-      expect(indexer.stderr()).toMatch(/upstream retry.*"network":"synthetic"|"network":"synthetic".*upstream retry/)
-    } finally {
-      await close()
-    }
+    expect(await countBlocks(db, { network: 'mainnet' })).toBe(8192)
+    expect(await countUncles(db, { network: 'mainnet' })).toBe(1410)
+    expect(await listIndexedRanges(db, { network: 'synthetic' })).toEqual([{ from: 0n, to: BigInt(syntheticBlocks - 1) }])
+    expect(await compareWithNode(db, { network: 'synthetic', url: second.url, from: 0n, head: BigInt(syntheticBlocks - 1) })).toEqual(
+      [],
+    )
+    expect(indexer.stderr()).toMatch(/upstream retry.*"network":"synthetic"|"network":"synthetic".*upstream retry/)
     const status = await runCli(['status', '--config', config], { env })
     expect(status.stdout).not.toMatch(/gaps: (?!none)/)
   }, 150_000)
@@ -95,15 +91,15 @@ describeWithFixtures([era1], 'one indexer, two networks', () => {
 
 describe('one indexer, a node down at start', () => {
   const processes: CliProcess[] = []
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   test('behavior: the other network is indexed meanwhile; the late one starts when its node answers', async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     const early = spawnCli(['sample-node', '--port', '0', '--synthetic', '3000', '--seed', '31'])
     processes.push(early)
@@ -122,18 +118,14 @@ describe('one indexer, a node down at start', () => {
     const env = { DATABASE_URL: database.url }
     const indexer = spawnCli(['indexer', '--config', config, '--exit-when-done'], { env })
     processes.push(indexer)
-    const { db, close } = createDb({ url: database.url, max: 2 })
-    try {
-      await waitUntil('the early network', async () => (await countBlocks(db, { network: 'early' })) === 3000, 30_000)
-      expect(await countBlocks(db, { network: 'late' })).toBe(0)
-      expect(indexer.stderr()).toContain('node unreachable at start; retrying in the background')
-      const late = spawnCli(['sample-node', '--port', String(latePort), '--synthetic', '3000', '--seed', '32'])
-      processes.push(late)
-      await late.waitFor(/listening on/, 30_000)
-      expect(await Promise.race([indexer.exited, sleep(60_000).then(() => 'still running')])).toBe(0)
-      expect(await countBlocks(db, { network: 'late' })).toBe(3000)
-    } finally {
-      await close()
-    }
+    const { db } = database
+    await waitUntil('the early network', async () => (await countBlocks(db, { network: 'early' })) === 3000, 30_000)
+    expect(await countBlocks(db, { network: 'late' })).toBe(0)
+    expect(indexer.stderr()).toContain('node unreachable at start; retrying in the background')
+    const late = spawnCli(['sample-node', '--port', String(latePort), '--synthetic', '3000', '--seed', '32'])
+    processes.push(late)
+    await late.waitFor(/listening on/, 30_000)
+    expect(await Promise.race([indexer.exited, sleep(60_000).then(() => 'still running')])).toBe(0)
+    expect(await countBlocks(db, { network: 'late' })).toBe(3000)
   }, 120_000)
 })

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { canonicalBlocks, countBlocks, createDb, listIndexedRanges } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { canonicalBlocks, countBlocks, listIndexedRanges } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'
 
@@ -14,15 +14,15 @@ const blocks = 100_000
 
 describe('three indexer processes on one network', () => {
   const processes: CliProcess[] = []
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   test('default: every block written exactly once, no gaps, every process did part of the work', async () => {
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     const node = spawnCli(['sample-node', '--port', '0', '--synthetic', String(blocks), '--seed', '5'])
     processes.push(node)
@@ -55,16 +55,12 @@ describe('three indexer processes on one network', () => {
     expect(shares.reduce((sum, s) => sum + s.written, 0)).toBe(blocks)
     for (const share of shares) expect(share.written).toBeGreaterThan(0)
 
-    const { db, close } = createDb({ url: database.url, max: 2 })
-    try {
-      expect(await countBlocks(db, { network: 'scale' })).toBe(blocks)
-      const stored = await canonicalBlocks(db, { network: 'scale', from: 0n, to: BigInt(blocks) })
-      expect(stored.length).toBe(blocks)
-      expect(stored.every((b, i) => b.number === BigInt(i) && (i === 0 || b.parentHash === stored[i - 1]?.hash))).toBe(true)
-      expect(await listIndexedRanges(db, { network: 'scale' })).toEqual([{ from: 0n, to: BigInt(blocks - 1) }])
-    } finally {
-      await close()
-    }
+    const { db } = database
+    expect(await countBlocks(db, { network: 'scale' })).toBe(blocks)
+    const stored = await canonicalBlocks(db, { network: 'scale', from: 0n, to: BigInt(blocks) })
+    expect(stored.length).toBe(blocks)
+    expect(stored.every((b, i) => b.number === BigInt(i) && (i === 0 || b.parentHash === stored[i - 1]?.hash))).toBe(true)
+    expect(await listIndexedRanges(db, { network: 'scale' })).toEqual([{ from: 0n, to: BigInt(blocks - 1) }])
     const status = await runCli(['status', '--config', config], { env })
     expect(status.stdout).toContain('gaps: none')
     expect(status.stdout).toContain('0 waiting, 0 active, 0 retrying, 0 failed')

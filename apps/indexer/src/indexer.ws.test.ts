@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, latestIndexedBlock } from '@uncle-rpc/db'
-import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
+import { latestIndexedBlock } from '@uncle-rpc/db'
+import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, createTcpProxy, spawnCli, type TcpProxy } from '@uncle-rpc/testing'
 import { sleep } from '@uncle-rpc/process'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -15,12 +15,12 @@ import { compareWithNode, nodeHead } from './_test/compareWithNode.js'
 describe('indexer on a ws:// node', () => {
   const processes: CliProcess[] = []
   const proxies: TcpProxy[] = []
-  const databases: TestDatabase[] = []
+  const databases: OpenTestDatabase[] = []
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop('SIGKILL')))
     await Promise.all(proxies.map((p) => p.close()))
-    await Promise.all(databases.map((d) => d.drop()))
+    await Promise.all(databases.map((d) => d.close()))
   })
 
   /**
@@ -36,7 +36,7 @@ describe('indexer on a ws:// node', () => {
     const proxy = options.proxy ? await createTcpProxy({ host: '127.0.0.1', port: Number(port) }) : undefined
     if (proxy) proxies.push(proxy)
     const wsUrl = `ws://127.0.0.1:${proxy?.port ?? port}`
-    const database = await createTestDatabase()
+    const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     const config = join(tmpdir(), `uncle-rpc-ws-${process.pid}-${Math.random().toString(36).slice(2)}.json`)
     writeFileSync(config, JSON.stringify({ networks: [{ name: network, chainId: 1337, rpcUrl: wsUrl, fromBlock: 0, confirmations: 2 }] }))
@@ -47,22 +47,18 @@ describe('indexer on a ws:// node', () => {
     await indexer.waitFor(/subscribed to newHeads/, 30_000)
     await options.during?.(proxy)
     const head = BigInt((await node.waitFor(/live chain stopped at head (\d+)/, 30_000))[1] as string)
-    const { db, close } = createDb({ url: database.url, max: 2 })
-    try {
-      // The last block is written soon after its notification, long before the next poll (60 s).
-      await vi.waitFor(async () => expect((await latestIndexedBlock(db, { network }))?.number, indexer.stderr().slice(-3000)).toBe(head), {
-        timeout: 10_000,
-        interval: 100,
-      })
-      expect(await nodeHead(http)).toBe(head)
-      // Range jobs fill the history below the follower's start meanwhile.
-      await vi.waitFor(async () => expect(await compareWithNode(db, { network, url: http, from: 0n, head })).toEqual([]), {
-        timeout: 20_000,
-        interval: 250,
-      })
-    } finally {
-      await close()
-    }
+    const { db } = database
+    // The last block is written soon after its notification, long before the next poll (60 s).
+    await vi.waitFor(async () => expect((await latestIndexedBlock(db, { network }))?.number, indexer.stderr().slice(-3000)).toBe(head), {
+      timeout: 10_000,
+      interval: 100,
+    })
+    expect(await nodeHead(http)).toBe(head)
+    // Range jobs fill the history below the follower's start meanwhile.
+    await vi.waitFor(async () => expect(await compareWithNode(db, { network, url: http, from: 0n, head })).toEqual([]), {
+      timeout: 20_000,
+      interval: 250,
+    })
     // The WebSocket is closed on stop: the process exits by itself.
     expect(await indexer.stop()).toBe(0)
     expect(indexer.stderr()).not.toMatch(/"level":50/)

@@ -75,7 +75,14 @@ export async function createTestDatabase({ create = true }: CreateTestDatabasePa
   return { url: url.toString(), drop, dropDatabase }
 }
 
-export type OpenTestDatabase = { url: string; db: Db; /** Closes the pool and drops the database. */ close: () => Promise<void> }
+export type OpenTestDatabase = {
+  url: string
+  db: Db
+  /** Drops only the database, as an operator would; its Redis keys stay. */
+  dropDatabase: () => Promise<void>
+  /** Closes the pool and drops the database. */
+  close: () => Promise<void>
+}
 
 /** A fresh, migrated database with a pool of `max` connections on it: the one setup of DB tests. */
 export async function openTestDatabase({ max = 4 }: { max?: number } = {}): Promise<OpenTestDatabase> {
@@ -84,6 +91,7 @@ export async function openTestDatabase({ max = 4 }: { max?: number } = {}): Prom
   return {
     url: database.url,
     db,
+    dropDatabase: database.dropDatabase,
     close: async () => {
       await close()
       await database.drop()
