@@ -61,6 +61,19 @@ describe('contradicted jobs', () => {
     expect(runs.sort()).toEqual(['0-99', '100-199', '200-299'])
   })
 
+  test('behavior: a job that ran again while a planner read the database is not moved back by that planner', async () => {
+    runs = []
+    const planned = new Map([[rangeJobId(ranges[0]!), ranges[0]!]])
+    // Planner B has seen 0–99 completed; while it reads the database, planner A moves it back and it runs and completes again.
+    const b = requeueContradictedJobs(queue, planned, async () => {
+      expect(await requeueContradictedJobs(queue, planned, async () => [])).toEqual(['0-99'])
+      await waitCompleted(3)
+      return []
+    })
+    expect(await b).toEqual([])
+    expect(runs).toEqual(['0-99'])
+  })
+
   test('behavior: ids not planned (the database holds them) are left alone', async () => {
     expect(await requeueContradictedJobs(queue, new Map(), async () => [])).toEqual([])
     expect(await requeueContradictedJobs(queue, new Map([['300-399', { from: 300n, to: 399n }]]), async () => [])).toEqual([])

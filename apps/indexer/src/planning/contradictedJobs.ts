@@ -21,7 +21,9 @@ export async function completedAmong(queue: Queue, planned: ReadonlyMap<string, 
  * `indexedNow` is read (after the completed set: a job that completed since the plan was made has
  * its rows committed by then, so it is not run twice). `Job.retry('completed')` moves a job back
  * to waiting atomically, keeping its id: of several planners doing this at once, one succeeds and
- * the others find the job no longer completed. Returns the ids queued again.
+ * the others find the job no longer completed. A job that has run and completed again since it
+ * was seen completed (another planner moved it first) is left: its rows are newer than the
+ * database read. Returns the ids queued again.
  */
 export async function requeueContradictedJobs(
   queue: Queue,
@@ -30,20 +32,30 @@ export async function requeueContradictedJobs(
 ): Promise<string[]> {
   const candidates = await completedAmong(queue, planned)
   if (candidates.length === 0) return []
+  // Note: which run of each was seen completed, before the database is read; compared again just before it is moved.
+  const seen = new Map<string, string | undefined>()
+  for (const id of candidates) seen.set(id, runOf((await queue.getJob(id)) as Job | undefined))
   const indexed = await indexedNow()
   const requeued: string[] = []
   for (const id of candidates) {
     const range = planned.get(id)
     if (range === undefined || coversRange(indexed, range)) continue
     const job = (await queue.getJob(id)) as Job | undefined
+    const run = runOf(job)
+    if (job === undefined || run === undefined || run !== seen.get(id)) continue
     try {
-      await job?.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
-      if (job) requeued.push(id)
+      await job.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+      requeued.push(id)
     } catch {
       // Note: another planner moved it first, or it was removed meanwhile (removeOnComplete); either way it is not completed now.
     }
   }
   return requeued
+}
+
+/** One run of a finished job: when it started and finished (a retry clears both). */
+function runOf(job: Job | undefined): string | undefined {
+  return job?.finishedOn === undefined ? undefined : `${job.processedOn}/${job.finishedOn}`
 }
 
 /** A completed job whose blocks the database does not hold, as `status` shows it. */
