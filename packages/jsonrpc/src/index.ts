@@ -1,3 +1,4 @@
+export { answerBytes } from './answerBytes.js'
 export { createJsonRpcHandler } from './dispatch.js'
 export type { JsonRpcErrorOptions } from './errors.js'
 export {

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { InvalidParamsError } from './errors.js'
 import { decodeBlockNumberOrTag, decodeBool, decodeHash, decodeUint, optionalArg, positionalParams } from './params.js'
@@ -160,5 +161,35 @@ describe('decodeBool', () => {
     expect(messageOf(() => decodeBool(value, 1))).toBe(
       `invalid argument 1: json: cannot unmarshal ${kind} into Go value of type bool`,
     )
+  })
+})
+
+describe('decodeHash over generated text', () => {
+  test('behavior: a value is a hash exactly when it is 0x or 0X and 64 hex digits of either case, and comes back lowercase', () => {
+    const near = fc
+      .tuple(fc.constantFrom('0x', '0X', '0', 'x', ''), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgG/:`@x '), minLength: 62, maxLength: 66 }))
+      .map(([prefix, digits]) => prefix + digits)
+    const hash = fc
+      .tuple(fc.constantFrom('0x', '0X'), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 64, maxLength: 64 }))
+      .map(([prefix, digits]) => prefix + digits)
+    const oneOff = fc
+      .tuple(hash, fc.nat({ max: 65 }), fc.constantFrom(...'gG/:`@x 0aF'))
+      .map(([value, at, c]) => value.slice(0, at) + c + value.slice(at + 1))
+    let hashes = 0
+    fc.assert(
+      fc.property(fc.oneof(near, hash, oneOff), (value) => {
+        const valid = /^0[xX][0-9a-fA-F]{64}$/.test(value)
+        let decoded: string | undefined
+        try {
+          decoded = decodeHash(value, 0)
+        } catch (error) {
+          expect(error).toBeInstanceOf(InvalidParamsError)
+        }
+        expect(decoded).toBe(valid ? `0x${value.slice(2).toLowerCase()}` : undefined)
+        if (valid) hashes++
+      }),
+      { numRuns: 3000 },
+    )
+    expect(hashes).toBeGreaterThan(500)
   })
 })

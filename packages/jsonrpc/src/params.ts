@@ -51,6 +51,7 @@ function typeError(argIndex: number, message: string, goType: string): InvalidPa
 }
 
 const hashPattern = /^0[xX][0-9a-fA-F]{64}$/
+const lowerHashPattern = /^0x[0-9a-f]{64}$/
 const hexDigits = /^[0-9a-fA-F]*$/
 
 function hasHexPrefix(text: string): boolean {
@@ -59,6 +60,8 @@ function hasHexPrefix(text: string): boolean {
 
 /** A 32-byte hash as geth's common.Hash reads it (`0x`/`0X`, either case); returns lowercase Hex. */
 export function decodeHash(value: unknown, argIndex: number): Hex {
+  // Note: a hash already in its returned form is returned as it is (no slice, case change or concatenation).
+  if (typeof value === 'string' && lowerHashPattern.test(value)) return value as Hex
   if (typeof value === 'string' && hashPattern.test(value)) return `0x${value.slice(2).toLowerCase()}`
   const goType = 'common.Hash'
   if (typeof value !== 'string') throw typeError(argIndex, 'non-string', goType)
@@ -73,6 +76,8 @@ export function decodeHash(value: unknown, argIndex: number): Hex {
   throw typeError(argIndex, 'invalid hex string', goType)
 }
 
+const oneDigit = new Map<number, bigint>([...'0123456789abcdefABCDEF'].map((c) => [c.charCodeAt(0), BigInt(`0x${c}`)]))
+
 /**
  * geth's hexutil.Uint (a uint64 on 64-bit builds) as a bigint, exact over the whole range.
  * Quirk kept: `""` is 0. `0X` and upper-case digits are accepted; leading zeros are not.
@@ -80,6 +85,11 @@ export function decodeHash(value: unknown, argIndex: number): Hex {
 export function decodeUint(value: unknown, argIndex: number): bigint {
   const goType = 'hexutil.Uint'
   if (typeof value !== 'string') throw typeError(argIndex, 'non-string', goType)
+  // Note: one digit (an uncle index: 0x0, 0x1) from a table instead of a BigInt parse.
+  if (value.length === 3 && hasHexPrefix(value)) {
+    const digit = oneDigit.get(value.charCodeAt(2))
+    if (digit !== undefined) return digit
+  }
   if (value === '') return 0n
   if (!hasHexPrefix(value)) throw typeError(argIndex, 'hex string without 0x prefix', goType)
   const raw = value.slice(2)

@@ -1,5 +1,5 @@
 import { goHtmlEscape } from './goJson.js'
-import { scanRawTokens } from './rawId.js'
+import { objectTokens, scanRawTokens } from './rawId.js'
 import type { ParsedEntry, ParsedMessage } from './types.js'
 
 const parseError: ParsedMessage = { kind: 'parseError' }
@@ -18,7 +18,7 @@ export function parseMessage(text: string): ParsedMessage {
   }
   if (!Array.isArray(value)) {
     if (typeof value !== 'object' || value === null) return { kind: 'single', entry: plainEntry(value) }
-    const tokens = scanRawTokens(text)[0]!
+    const tokens = objectTokens(text, value as Record<string, unknown>)
     return { kind: 'single', entry: { value, rawId: tokens.id, rawParams: tokens.params } }
   }
   if (!value.some(isObject)) return { kind: 'batch', entries: value.map(plainEntry) }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { parseWithRawStrings, scanRawTokens } from './rawId.js'
+import { objectTokens, parseWithRawStrings, scanRawTokens } from './rawId.js'
 
 describe('scanRawTokens', () => {
   test('default', () => {
@@ -66,6 +66,44 @@ describe('scanRawTokens', () => {
       ),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('objectTokens', () => {
+  const idText = fc.oneof(
+    fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom('1.0', '1e3', '-0', '0.50', '10E-1', '123456789012345678901234567890', '"\\u0041"', '"id"', '"\\"id\\""', 'null', 'true', 'false', '[1]', '{"id":2}'),
+  )
+  const other = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom('"id"', '{"id":3}', '[{"id":4}]', '"\\u0069d"', '"a\\\\"'),
+  )
+  const space = fc.constantFrom('', ' ', '\n  ', '\t')
+  const member = fc.tuple(fc.constantFrom('"id"', '"params"', '"method"', '"\\u0069d"', '"x"'), space, fc.oneof(idText, other), space).map(([k, a, v, b]) => `${k}${a}:${a}${v}${b}`)
+  const objectText = fc.array(member, { maxLength: 5 }).map((members) => `{${members.join(',')}}`)
+
+  test('behavior: for every request object, the tokens the scan finds, with or without a scan', () => {
+    let quick = 0
+    fc.assert(
+      fc.property(fc.oneof(objectText, fc.dictionary(fc.oneof(fc.constant('id'), fc.string()), fc.jsonValue({ maxDepth: 2 })).map((o) => JSON.stringify(o))), (text) => {
+        let value: unknown
+        try {
+          value = JSON.parse(text)
+        } catch {
+          return
+        }
+        if (!text.includes('\\')) quick++
+        expect(objectTokens(text, value as Record<string, unknown>)).toEqual(scanRawTokens(text)[0])
+      }),
+      { numRuns: 3000 },
+    )
+    expect(quick).toBeGreaterThan(500)
+  })
+
+  test('args: a number id keeps its text; a second "id" anywhere falls back to the scan', () => {
+    expect(objectTokens('{"id": 1.50 ,"method":"m"}', { id: 1.5, method: 'm' })).toEqual({ id: '1.50', params: undefined })
+    const nested = '{"params":[{"id":2}],"id":1e0}'
+    expect(objectTokens(nested, JSON.parse(nested) as Record<string, unknown>)).toEqual({ id: '1e0', params: undefined })
   })
 })
 

@@ -138,6 +138,35 @@ export function scanRawTokens(text: string): RawTokens[] {
 }
 
 /**
+ * scanRawTokens' tokens for `text` holding one request object that JSON.parse read as `value`,
+ * found without walking the text where that is certain: with no backslash in the text (so no
+ * escapes and no quote inside a string), a string id's raw text is its value in quotes, an
+ * absent id is absent, and a number's raw text follows the only `"id"` in the text (which must
+ * then be the top-level key). Otherwise the scan.
+ */
+export function objectTokens(text: string, value: Readonly<Record<string, unknown>>): RawTokens {
+  if (text.includes('\\')) return scanRawTokens(text)[0]!
+  const id = value.id
+  switch (typeof id) {
+    case 'undefined':
+      return { id: undefined, params: undefined }
+    case 'string':
+      return { id: '"' + id + '"', params: undefined }
+    case 'boolean':
+      return { id: id ? 'true' : 'false', params: undefined }
+    case 'number': {
+      const at = text.indexOf('"id"')
+      if (at === -1 || text.indexOf('"id"', at + 4) !== -1) break
+      const start = skipWhitespace(text, skipWhitespace(text, at + 4) + 1) // past ':'
+      return { id: text.slice(start, skipValue(text, start, false)), params: undefined }
+    }
+    default:
+      if (id === null) return { id: 'null', params: undefined }
+  }
+  return scanRawTokens(text)[0]!
+}
+
+/**
  * Parses valid JSON text with every string holding its raw source text (escapes not decoded),
  * the way geth's hexutil and common.Hash decoders see a string argument.
  */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { answerBytes } from './answerBytes.js'
 import { InternalError, type JsonRpcError } from './errors.js'
 import { goJsonString, goJsonStringify } from './goJson.js'
 import type { RawJson } from './types.js'
@@ -44,7 +45,7 @@ const resultMiddle = Buffer.from(resultKey)
  * encoded again on every answer.
  */
 export function resultResponseBytes(rawId: string, json: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(resultHead.length + Buffer.byteLength(rawId) + resultMiddle.length + json.length + 1)
+  const out = answerBytes(resultHead.length + Buffer.byteLength(rawId) + resultMiddle.length + json.length + 1)
   let at = resultHead.copy(out, 0)
   at += out.write(rawId, at)
   at += resultMiddle.copy(out, at)
