@@ -81,6 +81,8 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
   let nextHourAt = 0
   // Invariant: `current` holds counts of `hour` only (keyId → network → delta); older hours wait in `pending`.
   let current = new Map<number, Map<string, HourlyUsageDelta>>()
+  // The delta counted on last, while it is in `current`: consecutive requests mostly come from one key and network.
+  let last: HourlyUsageDelta | undefined
   let pending: HourlyUsageDelta[] = []
   let flushing: Promise<void> | undefined
   let failing = false
@@ -89,6 +91,7 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
   function drain() {
     for (const byNetwork of current.values()) for (const delta of byNetwork.values()) pending.push(delta)
     current = new Map()
+    last = undefined
   }
 
   /** The delta of this key, network and the current hour. */
@@ -100,10 +103,12 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
       hour = new Date(start).toISOString()
       nextHourAt = start + hourMs
     }
+    if (last !== undefined && last.keyId === keyId && last.network === network) return last
     let byNetwork = current.get(keyId)
     if (byNetwork === undefined) current.set(keyId, (byNetwork = new Map()))
     let delta = byNetwork.get(network)
     if (delta === undefined) byNetwork.set(network, (delta = { keyId, hour, network, ...zeroUsageCounts() }))
+    last = delta
     return delta
   }
 

@@ -49,6 +49,6 @@ describe('createAnswerCache', () => {
   })
 
   test('default: answerKey', () => {
-    expect(answerKey('mainnet', '0xab', 3n)).toBe('mainnet/0xab/3')
+    expect(answerKey('mainnet', '0xab', '0x3')).toBe('mainnet/0xab/0x3')
   })
 })

@@ -18,8 +18,11 @@ export type CreateAnswerCacheParameters = {
   maxEntries: number
 }
 
-/** The cache key of an answer: `network/blockHash/index` (blockHash lowercase, as the decoders return it). */
-export function answerKey(network: string, blockHash: string, index: bigint): string {
+/**
+ * The cache key of an answer: `network/blockHash/index`, the hash lowercase and the index a
+ * canonical quantity (`0x0`), i.e. the params' text as clients mostly send it.
+ */
+export function answerKey(network: string, blockHash: string, index: string): string {
   return network + '/' + blockHash + '/' + index
 }
 

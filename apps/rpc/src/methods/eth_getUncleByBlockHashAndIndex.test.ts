@@ -45,6 +45,28 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
     expect(bodyText(((await call([upper, early.index])) as RawJson).json)).toBe(expectedResultJson(early.result))
   })
 
+  test('behavior: a cached answer is found from the params text as sent, and from any other spelling after decoding; a misspelling that decodes to nothing is still refused', async () => {
+    const { call, cache, lookups } = setup(0, 8187n)
+    const lookupsOf = (c: typeof cache) => {
+      let n = 0
+      const get = c.get.bind(c)
+      c.get = (key) => (n++, get(key))
+      return () => n
+    }
+    const gets = lookupsOf(cache)
+    await call([early.blockHash, early.index])
+    expect(lookups).toHaveLength(1)
+    // The canonical text: one cache lookup, no read.
+    const before = gets()
+    expect(bodyText(((await call([early.blockHash, early.index])) as RawJson).json)).toBe(expectedResultJson(early.result))
+    expect(gets() - before).toBe(1)
+    // Upper-case hex and 0X decode to the cached key: a second lookup finds it, still no read.
+    expect(bodyText(((await call([early.blockHash.toUpperCase().replace('0X', '0x'), early.index.replace('0x', '0X')])) as RawJson).json)).toBe(expectedResultJson(early.result))
+    expect(lookups).toHaveLength(1)
+    // Leading zeros are not a quantity, cached or not.
+    await expect(call([early.blockHash, '0x00'])).rejects.toThrow(InvalidParamsError)
+  })
+
   test('behavior: null for an unknown block or an index past the end; null is never cached', async () => {
     const { call, cache, lookups } = setup(0, 8187n)
     expect(await call([`0x${'00'.repeat(32)}`, '0x0'])).toBeNull()

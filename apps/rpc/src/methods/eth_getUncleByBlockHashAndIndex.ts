@@ -119,6 +119,16 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
 
   // Note: not async: a cached answer is returned as a value (the dispatcher then answers without a promise).
   return (params: unknown, context: MethodContext): RawJson | null | Promise<RawJson | null> => {
+    // Note: params whose text is a cached answer's key (a lowercase hash and a canonical index, as
+    // clients mostly send them) are answered before any decoding: only decoded params ever make a
+    // key, so such text is valid and decodes to itself.
+    let textKey: string | undefined
+    // (Text of a hash's length only: other text is an error or a spelling to decode, not a lookup.)
+    if (Array.isArray(params) && params.length === 2 && typeof params[0] === 'string' && params[0].length === 66 && typeof params[1] === 'string') {
+      textKey = answerKey(context.network.name, params[0], params[1])
+      const hit = cache.get(textKey)
+      if (hit !== undefined) return rawJson(hit)
+    }
     let blockHash: Hex
     let index: bigint
     try {
@@ -130,8 +140,11 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     // Note: an index no stored row can have answers null without a read (geth: null).
     const stored = storedUncleIndex(index)
     if (stored === null) return checkNull(context, blockHash, index)
-    const key = answerKey(context.network.name, blockHash, index)
-    const cached = cache.get(key)
+    const quantity = toQuantity(index)
+    const key = answerKey(context.network.name, blockHash, quantity)
+    // Note: the same key as the text's was looked up already.
+    const sameText = textKey !== undefined && (params as string[])[0] === blockHash && (params as string[])[1] === quantity
+    const cached = sameText ? undefined : cache.get(key)
     if (cached !== undefined) return rawJson(cached)
     if (absent?.(context.network.name, blockHash) === true)
       // Note: a value, not a promise, unless the call may be forwarded (checkNull then asks whether the block is indexed).
