@@ -30,6 +30,7 @@ export const unitTests: string[] = [
   'apps/rpc/src/**/readGuards.test.ts',
   'apps/rpc/src/**/httpBody.test.ts',
   'apps/rpc/src/**/network.test.ts',
+  'apps/rpc/src/**/headMemo.test.ts',
   'apps/sample-node/src/**/args.test.ts',
   'apps/sample-node/src/**/faults.test.ts',
   'apps/sample-node/src/**/methods.test.ts',

@@ -76,10 +76,12 @@ Flags:
   --fast-path <on|off>             answer plain JSON-RPC POSTs (one Content-Length, no chunking,
                                    upgrade or Expect, a strict HTTP/1.1 head) beneath node:http;
                                    every other request is node:http's as before; default on
-  --requests-per-turn <n>          fast-path requests answered per event-loop turn, the rest in
-                                   arrival order in the next turns: node 20 accepts one new
-                                   connection per turn, so short turns let a burst of thousands of
-                                   connections in; 0 = no bound; default ${defaultRequestsPerTurn}
+  --requests-per-turn <n>          fast-path requests answered per event-loop turn while new
+                                   connections arrive (one in the last 1-2 s), the rest in arrival
+                                   order in the next turns: node 20 accepts one new connection per
+                                   turn, so short turns let a burst of thousands of connections in;
+                                   with none arriving there is no bound; 0 = never a bound;
+                                   default ${defaultRequestsPerTurn}
   --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
                                    unknown hash is answered null without a database read; default on

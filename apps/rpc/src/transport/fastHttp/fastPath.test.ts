@@ -158,6 +158,36 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'the HTTP fas
     }
   })
 
+  test('behavior: answers waiting for a client that does not read stay intact while other connections are answered (the response buffer is reused only once a write is done)', async () => {
+    const count = 3000
+    const slow = connect(server.port, '127.0.0.1')
+    slow.pause()
+    await new Promise<void>((resolve) => slow.once('connect', () => resolve()))
+    slow.write(Array.from({ length: count }, (_, i) => post(call(i))).join(''))
+    // Meanwhile its answers fill the socket buffers and wait in the server: others are answered.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    for (let round = 0; round < 5; round++) {
+      const { responses } = await exchange(server.port, [Array.from({ length: 40 }, (_, i) => post(call(100_000 + i))).join('')], 40)
+      expect(responses.map((r) => r.body)).toEqual(Array.from({ length: 40 }, (_, i) => answerOf(100_000 + i)))
+    }
+    let received = Buffer.alloc(0)
+    const responses = await new Promise<Response[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${parseResponses(received).responses.length} of ${count} answers`)), 20_000)
+      slow.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk])
+        const { responses: all } = parseResponses(received)
+        if (all.length >= count) {
+          clearTimeout(timer)
+          resolve(all)
+        }
+      })
+      slow.resume()
+    })
+    slow.destroy()
+    const wrong = responses.findIndex((r, i) => r.body !== answerOf(i))
+    expect(wrong, wrong === -1 ? '' : responses[wrong]!.body.slice(0, 80)).toBe(-1)
+  }, 30_000)
+
   test('behavior: Connection: close ends the connection after the answer; a request too slow gets 408, as from node:http', async () => {
     const closing = await exchange(server.port, [post(call(20), ['Connection: close'])], 1)
     expect(closing.responses[0]?.body).toBe(answerOf(20))

@@ -18,6 +18,9 @@ export type FastRequest = {
   enableFailover: string | undefined
   /** False when the client sent `Connection: close`. */
   keepAlive: boolean
+  /** Where the Content-Length value's digits are in the head (headMemo.ts reads the next head against this one). */
+  lengthStart: number
+  lengthEnd: number
   bodyStart: number
   end: number
 }
@@ -113,9 +116,11 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
   let authorization: string | undefined
   let enableFailover: string | undefined
   let connection: string | undefined
+  let lengthEnd = 0
   // Note: the split took every CRLF; a CR or LF left in the head is bare (obs-fold starts a line with SP or HTAB: no token).
   if (lines.length - 1 !== countOf(head, '\n') || lines.length - 1 !== countOf(head, '\r')) return handOff
-  for (let i = 1; i < lines.length; i++) {
+  let lineStart = (lines[0] as string).length + 2
+  for (let i = 1; i < lines.length; lineStart += (lines[i] as string).length + 2, i++) {
     const line = lines[i] as string
     const colon = line.indexOf(':')
     if (colon <= 0) return handOff
@@ -130,6 +135,7 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
         const plain = plainLength.exec(raw)
         if (contentLength !== undefined || plain === null) return handOff
         contentLength = plain[1] as string
+        lengthEnd = lineStart + line.length
         break
       }
       case 'host':
@@ -182,6 +188,8 @@ export function parseRequest(bytes: Uint8Array, limits: ParseLimits): FastReques
     authorization,
     enableFailover,
     keepAlive: connection !== 'close',
+    lengthStart: lengthEnd - contentLength.length,
+    lengthEnd,
     bodyStart,
     end: bodyStart + bodyLength,
   }
