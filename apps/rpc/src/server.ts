@@ -96,6 +96,8 @@ export type RpcServer = {
   readiness: Readiness
   /** The HTTP fast path beneath node:http; undefined when off. */
   fastPath: FastPath | undefined
+  /** WebSocket messages read beneath ws (transport/wsFrames.ts) since start. */
+  wsPlainMessages: () => number
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
   /** Loads keys and heads, then listens; resolves with the bound address. */
@@ -246,6 +248,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     limiter,
     readiness,
     fastPath: fast,
+    wsPlainMessages: ws.plainMessages,
     partners,
     async listen(port, host) {
       // Note: not current within its wait (a slow or down database): misses are read until it is.

@@ -85,6 +85,31 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('WebSocket', () => {
     expect((await done).code).toBe(1009)
   })
 
+  test('behavior: plain frames are read beneath ws; a ping is answered there; a fragmented message goes to ws for good, and invalid UTF-8 closes with 1007 as before', async () => {
+    const ws = await openWs(`${server.wsBase}/ws/v3/${env.key}`)
+    const before = server.rpc.wsPlainMessages()
+    for (const id of ['1', '2', '"x"']) expect(await ws.send(call(id))).toBe(`{"jsonrpc":"2.0","id":${id},"result":null}`)
+    const pong = new Promise<string>((resolve) => ws.socket.once('pong', (data: Buffer) => resolve(data.toString())))
+    ws.socket.ping('are you there')
+    expect(await pong).toBe('are you there')
+    expect(await ws.send(call('3'))).toBe('{"jsonrpc":"2.0","id":3,"result":null}')
+    expect(server.rpc.wsPlainMessages() - before).toBe(4)
+    // A message in two fragments: ws reads it, and every frame after it.
+    const text = call('4')
+    const answer = new Promise<string>((resolve) => ws.socket.once('message', (data: Buffer) => resolve(data.toString())))
+    ws.socket.send(text.slice(0, 10), { fin: false })
+    ws.socket.send(text.slice(10), { fin: true })
+    expect(await answer).toBe('{"jsonrpc":"2.0","id":4,"result":null}')
+    expect(await ws.send(call('5'))).toBe('{"jsonrpc":"2.0","id":5,"result":null}')
+    expect(server.rpc.wsPlainMessages() - before).toBe(4)
+    await ws.close()
+
+    const broken = await openWs(`${server.wsBase}/ws/v3/${env.key}`)
+    const done = closed(broken.socket)
+    broken.socket.send(Buffer.from([0xc3, 0x28]), { binary: false })
+    expect((await done).code).toBe(1007)
+  })
+
   test('behavior: an idle socket is closed; one that stops answering pings is dropped', async () => {
     const idle = await openWs(`${short.wsBase}/ws/v3/${env.key}`)
     const started = Date.now()

@@ -12,8 +12,7 @@ import { type KeyCheckDeps, keyVerdict, requestNetwork } from './admission.js'
 import type { RpcLimits } from './limits.js'
 import type { ServedNetwork } from '../methods/context.js'
 import { wsNotFoundText, wsPath } from './routes.js'
-
-const textFrame = { binary: false } as const
+import { type ClientFrame, moreBytes, readFrame, textFrame, wsTakes } from './wsFrames.js'
 
 /** The network and key checks' (admission.ts; usage counts upgrades and messages refused) and the answer's. */
 export type WsDeps = KeyCheckDeps & {
@@ -38,7 +37,7 @@ type Accepted = { network: ServedNetwork; keyHash: Hex; key: string; headers: Ac
  * --ws-max-in-flight answered at once, then the socket is not read), which pushes back through
  * TCP instead of asking a client that keeps its connection to retry.
  */
-export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number } {
+export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Promise<void>; connections: () => number; plainMessages: () => number } {
   const { resolver, auth, usage, answer, limits, logger } = deps
   const accepted = new WeakMap<IncomingMessage, Accepted>()
   const connections = new Map<Hex, number>()
@@ -87,6 +86,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
   server.on('upgrade', onUpgrade)
   // Note: a message only marks its socket active; the sweep turns that into a time (a clock read per message costs more).
   const lastSeen = new WeakMap<WebSocket, number>()
+  // Messages read beneath ws (wsFrames.ts), since start.
+  let plainMessages = 0
   const active = new WeakSet<WebSocket>()
   const awaitingPong = new WeakSet<WebSocket>()
 
@@ -106,11 +107,20 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     ws.on('pong', () => awaitingPong.delete(ws))
     const flow = createFlowControl(ws, limits, logger)
     ws.on('close', () => flow.closed())
+    // Note: before coalesceWrites, which adds a 'data' listener of its own.
+    readPlainFrames(ws, limits.maxWsMessageBytes, (text) => {
+      plainMessages++
+      onMessage(text)
+    })
     coalesceWrites(ws)
     ws.on('message', (data) => {
+      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
+      onMessage(text)
+    })
+
+    function onMessage(text: string): void {
       active.add(ws)
       flow.started()
-      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       // Note: the key is checked again per message (a map lookup), so a revocation or a limit change reaches open sockets.
       // Note: no promise hop while nothing has to wait (a key in memory, a cached answer): each costs a turn of the microtask queue.
       try {
@@ -121,7 +131,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
       } catch (error) {
         failed(error)
       }
-    })
+    }
 
     /** The message's answer once its key is checked; undefined when the key refused it (answered and handled here). */
     function admitted(checked: AuthResult, text: string): Outcome | Promise<Outcome> | undefined {
@@ -138,7 +148,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     function reply(outcome: Outcome | undefined): void {
       // Note: a refused message (-32005) is answered like any other; the socket stays open.
       // Note: a text frame whether the body is text or bytes (ws would send bytes as binary).
-      if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) ws.send(outcome.body, textFrame)
+      // Note: framed here and written to the socket (ws's sender writes whole frames at once too, so frames never interleave).
+      if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) socketOf(ws).write(textFrame(outcome.body))
       flow.answered()
     }
 
@@ -172,6 +183,7 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
 
   return {
     connections: () => wss.clients.size,
+    plainMessages: () => plainMessages,
     close: () =>
       new Promise((resolve) => {
         clearInterval(sweep)
@@ -180,6 +192,52 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         wss.close(() => resolve())
       }),
   }
+}
+
+const socketOf = (ws: WebSocket) => (ws as unknown as { _socket: Socket })._socket
+
+/**
+ * Reads the socket's frames beneath ws while they are plain (wsFrames.ts): each text message goes
+ * to `onMessage`, a ping is answered with a pong and a pong noted, as ws does; at the first frame
+ * of any other kind the bytes from there on go to ws's own reader (its socket listener), for good.
+ * Note: ws's listener is the socket's only 'data' listener right after the handshake; if that is
+ * ever not so, ws reads everything, as before.
+ */
+function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (text: string) => void): void {
+  const socket = socketOf(ws)
+  const listeners = socket.listeners('data') as ((chunk: Buffer) => void)[]
+  if (listeners.length !== 1) return
+  const wsReads = listeners[0]!
+  socket.removeListener('data', wsReads)
+  let pending: Buffer | undefined
+  const handle = (frame: ClientFrame) => {
+    if (frame.opcode === 1) onMessage(frame.payload.toString('utf8'))
+    else if (frame.opcode === 9) {
+      if (ws.readyState === ws.OPEN) ws.pong(frame.payload, false)
+      ws.emit('ping', frame.payload)
+    } else ws.emit('pong', frame.payload)
+  }
+  const onData = (chunk: Buffer) => {
+    const bytes = pending === undefined ? chunk : Buffer.concat([pending, chunk])
+    pending = undefined
+    let at = 0
+    while (at < bytes.length) {
+      const read = readFrame(bytes, at, maxPayload)
+      if (read === moreBytes) {
+        pending = bytes.subarray(at)
+        return
+      }
+      if (read === wsTakes) {
+        socket.removeListener('data', onData)
+        socket.on('data', wsReads)
+        wsReads.call(socket, bytes.subarray(at))
+        return
+      }
+      at = read.end
+      handle(read.frame)
+    }
+  }
+  socket.on('data', onData)
 }
 
 /**
