@@ -124,7 +124,8 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
   const metrics = args.metrics === undefined ? undefined : createRpcMetrics()
   // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
   if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
-  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger, timeouts: args.db })
+  // Note: generic plans: the uncle lookups are planned once per connection, not on every execution (client.ts).
+  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger, timeouts: args.db, genericPlans: true })
   let metricsServer: MetricsServer | undefined
   let replicas: ReadReplicas | undefined
   if (env.DATABASE_READ_URL.length > 0) {
@@ -134,6 +135,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
       maxLagMs: args.replicaMaxLagMs,
       poolSize: args.dbPool,
       timeouts: args.db,
+      genericPlans: true,
       logger,
     })
     await replicas.probe()

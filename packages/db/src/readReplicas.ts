@@ -44,6 +44,8 @@ export type CreateReadReplicasParameters = {
   poolSize?: number
   /** Bounds of the replicas' connections (createDb); connecting is bounded by 4 probe periods (at least 1 s) unless given. */
   timeouts?: Partial<DbTimeouts> | undefined
+  /** Plan each prepared statement once per connection (createDb's genericPlans). Default false. */
+  genericPlans?: boolean | undefined
   logger?: DbLogger
 }
 
@@ -83,6 +85,7 @@ export function createReadReplicas({
   probeIntervalMs = 250,
   poolSize = 10,
   timeouts,
+  genericPlans = false,
   logger,
 }: CreateReadReplicasParameters): ReadReplicas {
   const replicas: Replica[] = urls.map((url) => ({
@@ -91,6 +94,7 @@ export function createReadReplicas({
       url,
       max: poolSize,
       timeouts: { connectTimeoutMs: Math.max(1000, 4 * probeIntervalMs), ...timeouts },
+      genericPlans,
       ...(logger ? { logger } : {}),
     }),
     usable: false,
