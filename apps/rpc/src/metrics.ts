@@ -227,13 +227,13 @@ export function createRpcMetrics(): RpcMetrics {
       shedSeries[transport].inc()
     },
     countLookups: (cache) => ({
-      get(key) {
-        const json = cache.get(key)
+      get(network, blockHash, index) {
+        const json = cache.get(network, blockHash, index)
         if (json === undefined) miss.inc()
         else hit.inc()
         return json
       },
-      set: (key, json) => cache.set(key, json),
+      set: (network, blockHash, index, json) => cache.set(network, blockHash, index, json),
       get size() {
         return cache.size
       },

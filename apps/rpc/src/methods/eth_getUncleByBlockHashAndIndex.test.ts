@@ -50,7 +50,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_ge
     const lookupsOf = (c: typeof cache) => {
       let n = 0
       const get = c.get.bind(c)
-      c.get = (key) => (n++, get(key))
+      c.get = (network, hash, index) => (n++, get(network, hash, index))
       return () => n
     }
     const gets = lookupsOf(cache)

@@ -47,13 +47,13 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
   const inFlight = new Map<string, { answer: Promise<Uint8Array | null>; waiters: number; abort: LookupCancel }>()
 
-  async function lookup(key: string, network: ServedNetwork, blockHash: Hex, index: number, cancel: LookupCancel): Promise<Uint8Array | null> {
+  async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<Uint8Array | null> {
     const found = await findUncle({ network: network.name, blockHash, index, cancel })
     if (found === null) return null
     // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
     const json = utf8.encode(serializeUncle(found.uncle))
     const head = latest(network.name)
-    if (head !== null && found.blockNumber + BigInt(network.confirmations) <= head) cache.set(key, json)
+    if (head !== null && found.blockNumber + BigInt(network.confirmations) <= head) cache.set(network.name, blockHash, quantity, json)
     return json
   }
 
@@ -87,12 +87,12 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     return null
   }
 
-  async function read(context: MethodContext, key: string, blockHash: Hex, index: bigint, stored: number): Promise<RawJson | null> {
+  async function read(context: MethodContext, key: string, blockHash: Hex, quantity: string, index: bigint, stored: number): Promise<RawJson | null> {
     let shared = inFlight.get(key)
     if (shared === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
       const abort = new LookupCancel()
-      const entry = { answer: lookup(key, context.network, blockHash, stored, abort), waiters: 0, abort }
+      const entry = { answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort }
       const settled = () => {
         if (inFlight.get(key) === entry) inFlight.delete(key)
       }
@@ -122,11 +122,11 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     // Note: params whose text is a cached answer's key (a lowercase hash and a canonical index, as
     // clients mostly send them) are answered before any decoding: only decoded params ever make a
     // key, so such text is valid and decodes to itself.
-    let textKey: string | undefined
+    let lookedUp = false
     // (Text of a hash's length only: other text is an error or a spelling to decode, not a lookup.)
     if (Array.isArray(params) && params.length === 2 && typeof params[0] === 'string' && params[0].length === 66 && typeof params[1] === 'string') {
-      textKey = answerKey(context.network.name, params[0], params[1])
-      const hit = cache.get(textKey)
+      lookedUp = true
+      const hit = cache.get(context.network.name, params[0], params[1])
       if (hit !== undefined) return rawJson(hit)
     }
     let blockHash: Hex
@@ -141,14 +141,13 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     const stored = storedUncleIndex(index)
     if (stored === null) return checkNull(context, blockHash, index)
     const quantity = toQuantity(index)
-    const key = answerKey(context.network.name, blockHash, quantity)
     // Note: the same key as the text's was looked up already.
-    const sameText = textKey !== undefined && (params as string[])[0] === blockHash && (params as string[])[1] === quantity
-    const cached = sameText ? undefined : cache.get(key)
+    const sameText = lookedUp && (params as string[])[0] === blockHash && (params as string[])[1] === quantity
+    const cached = sameText ? undefined : cache.get(context.network.name, blockHash, quantity)
     if (cached !== undefined) return rawJson(cached)
     if (absent?.(context.network.name, blockHash) === true)
       // Note: a value, not a promise, unless the call may be forwarded (checkNull then asks whether the block is indexed).
       return context.failover?.kind === 'forward' && blockKnown !== undefined ? checkNull(context, blockHash, index) : null
-    return read(context, key, blockHash, index, stored)
+    return read(context, answerKey(context.network.name, blockHash, quantity), blockHash, quantity, index, stored)
   }
 }
