@@ -51,7 +51,26 @@ function typeError(argIndex: number, message: string, goType: string): InvalidPa
 }
 
 const hashPattern = /^0[xX][0-9a-fA-F]{64}$/
-const lowerHashPattern = /^0x[0-9a-f]{64}$/
+
+// 0 for the characters of lowercase hex, 1 for every other ASCII character.
+const notLowerHex = new Uint8Array(128).fill(1)
+for (const c of '0123456789abcdef') notLowerHex[c.charCodeAt(0)] = 0
+
+/**
+ * Whether `text` is `0x` and 64 lowercase hex digits. A table and one OR per character, no branch
+ * on the characters: over random hashes the regex's branches mispredict (300 against 128 ns per
+ * check, measured; the same with one hash repeated: 119 against 129).
+ */
+function isLowerHash(text: string): boolean {
+  if (text.length !== 66 || text.charCodeAt(0) !== 48 || text.charCodeAt(1) !== 120) return false
+  let bad = 0
+  for (let i = 2; i < 66; i++) {
+    const c = text.charCodeAt(i)
+    // Note: c >>> 7 is nonzero past ASCII (whose low bits may spell a digit).
+    bad |= (c >>> 7) | (notLowerHex[c & 127] as number)
+  }
+  return bad === 0
+}
 const hexDigits = /^[0-9a-fA-F]*$/
 
 function hasHexPrefix(text: string): boolean {
@@ -61,7 +80,7 @@ function hasHexPrefix(text: string): boolean {
 /** A 32-byte hash as geth's common.Hash reads it (`0x`/`0X`, either case); returns lowercase Hex. */
 export function decodeHash(value: unknown, argIndex: number): Hex {
   // Note: a hash already in its returned form is returned as it is (no slice, case change or concatenation).
-  if (typeof value === 'string' && lowerHashPattern.test(value)) return value as Hex
+  if (typeof value === 'string' && isLowerHash(value)) return value as Hex
   if (typeof value === 'string' && hashPattern.test(value)) return `0x${value.slice(2).toLowerCase()}`
   const goType = 'common.Hash'
   if (typeof value !== 'string') throw typeError(argIndex, 'non-string', goType)
