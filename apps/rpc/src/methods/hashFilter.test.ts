@@ -23,7 +23,7 @@ describe('HashPrefixSet', () => {
     )
   })
 
-  test('behavior: the all-zero prefix (the empty-slot marker) is kept; prefixes from Postgres bytes equal hex adds', () => {
+  test('behavior: the all-zero prefix (the empty-slot marker) is kept; prefixes from Postgres bytes equal hex adds, in either case', () => {
     const set = new HashPrefixSet()
     const zero = `0x${'00'.repeat(8)}${'ab'.repeat(24)}`
     expect(set.hasHex(zero)).toBe(false)
@@ -33,6 +33,8 @@ describe('HashPrefixSet', () => {
     const fromBytes = new HashPrefixSet()
     fromBytes.addPrefixes(Buffer.concat(hashes.map((h) => h.subarray(0, 8))))
     for (const h of hashes) expect(fromBytes.hasHex(hex(h))).toBe(true)
+    // Upper-case digits read as the same bytes.
+    for (const h of hashes) expect(fromBytes.hasHex(`0x${hex(h).slice(2).toUpperCase()}`)).toBe(true)
     expect(fromBytes.size).toBe(500)
   })
 
