@@ -95,12 +95,17 @@ async function measure(): Promise<Result> {
   return results
 }
 
-/** Resolves once `socket` has written an answer (after pushing `body`, when given). */
+/** Resolves once `socket` has written an answer (after pushing `body`, when given); rejects after 10 s without one. */
 function answered(socket: CountingSocket, body?: Buffer): Promise<void> {
   const before = socket.writes
   if (body !== undefined) socket.push(body)
-  return new Promise((done) => {
-    const check = () => (socket.writes > before ? done() : setImmediate(check))
+  const deadline = Date.now() + 10_000
+  return new Promise((done, fail) => {
+    const check = () => {
+      if (socket.writes > before) done()
+      else if (Date.now() > deadline) fail(new Error('no answer within 10 s (is the database answering?)'))
+      else setImmediate(check)
+    }
     check()
   })
 }

@@ -52,18 +52,16 @@ export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): 
   let youngSize = 0
   let oldSize = 0
 
-  /** Takes the entry out of `map`'s chain for `hash`; returns whether it was there. */
-  const unlink = (map: Map<string, Entry>, hash: string, entry: Entry): boolean => {
-    let head = map.get(hash)
+  /** Takes `entry` (found in `map`'s chain for `hash`) out of that chain. */
+  const unlink = (map: Map<string, Entry>, hash: string, entry: Entry): void => {
+    let head = map.get(hash) as Entry
     if (head === entry) {
       if (entry.next === undefined) map.delete(hash)
       else map.set(hash, entry.next)
-      return true
+      return
     }
-    while (head !== undefined && head.next !== entry) head = head.next
-    if (head === undefined) return false
+    while (head.next !== entry) head = head.next as Entry
     head.next = entry.next
-    return true
   }
   const put = (hash: string, entry: Entry) => {
     if (youngSize >= half) {
@@ -99,7 +97,10 @@ export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): 
         return
       }
       const aged = find(old.get(hash), network, index)
-      if (aged !== undefined && unlink(old, hash, aged)) oldSize--
+      if (aged !== undefined) {
+        unlink(old, hash, aged)
+        oldSize--
+      }
       put(hash, { network, index, json, next: undefined })
     },
     get size() {

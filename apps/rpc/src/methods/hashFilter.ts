@@ -1,10 +1,3 @@
-/**
- * A set of 32-byte hashes kept as their first 8 bytes, in an open-addressed table (linear probing)
- * of two Uint32Array words per slot: 8 bytes a slot, at most 3/4 full, so about 11–21 bytes per
- * hash (1.4 million mainnet blocks with uncles: 16–32 MB). It may answer "maybe" for a hash it was
- * never given (two hashes sharing 8 bytes: about n / 2^64), never "no" for one it was given.
- * Nothing is ever removed. Pure: no I/O.
- */
 // The value of each hex digit (either case) by character code; 0 for any other character.
 const nibbles = new Uint8Array(128)
 for (const [value, digit] of [...'0123456789abcdef'].entries()) {
@@ -23,6 +16,13 @@ function hexWord(hash: string, at: number): number {
   return word >>> 0
 }
 
+/**
+ * A set of 32-byte hashes kept as their first 8 bytes, in an open-addressed table (linear probing)
+ * of two Uint32Array words per slot: 8 bytes a slot, at most 3/4 full, so about 11–21 bytes per
+ * hash (1.4 million mainnet blocks with uncles: 16–32 MB). It may answer "maybe" for a hash it was
+ * never given (two hashes sharing 8 bytes: about n / 2^64), never "no" for one it was given.
+ * Nothing is ever removed. Pure: no I/O.
+ */
 export class HashPrefixSet {
   private hi: Uint32Array
   private lo: Uint32Array
