@@ -237,6 +237,7 @@ export function createRpcMetrics(): RpcMetrics {
       get size() {
         return cache.size
       },
+      enabled: cache.enabled,
       clear: () => cache.clear(),
     }),
     watch(next) {

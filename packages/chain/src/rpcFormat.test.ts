@@ -7,7 +7,7 @@ import { headerFromRpc } from './codecs.js'
 import { openEra1 } from './era1/openEra1.js'
 import { hashHeader } from './hashHeader.js'
 import type { HashedHeader } from './header.js'
-import { rpcUncleJson, toQuantity, toRpcBlock, toRpcHeaderFields, toRpcUncle } from './rpcFormat.js'
+import { rpcUncleJson, toQuantity, toRpcBlock, toRpcHeaderFields, toRpcUncle, uncleJsonParts } from './rpcFormat.js'
 import { uncleSize } from './uncleSize.js'
 
 const uncleLines = 'derived/geth_eth_getUncleByBlockHashAndIndex_mainnet_0-8191.jsonl'
@@ -146,6 +146,25 @@ test('behavior: rpcUncleJson writes the bytes JSON.stringify(toRpcUncle) writes,
     for (const totalDifficulty of ['omit', 'null'] as const) {
       expect(rpcUncleJson(uncle, { totalDifficulty })).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty })))
       expect(rpcUncleJson(uncle, { totalDifficulty }, 1234)).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty }, 1234)))
+    }
+  }
+})
+
+test('behavior: uncleJsonParts lists rpcUncleJson\'s keys in its order, for every fork prefix and both totalDifficulty modes', () => {
+  const order = ['baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash']
+  for (let keep = 0; keep <= order.length; keep++) {
+    const json: Record<string, string> = { ...postMergeHeaderJson, difficulty: '0x0', extraData: '0x' }
+    for (const name of order.slice(keep)) delete json[name]
+    const uncle = headerFromRpc(json)
+    for (const totalDifficulty of ['omit', 'null'] as const) {
+      // The parts written as a database would: a quantity as minimal hex, bytes as hex, absent optional fields left out.
+      const written = uncleJsonParts({ totalDifficulty }).flatMap((part) => {
+        if ('json' in part) return [`"${part.key}":${part.json}`]
+        const value = part.field === 'size' ? 1234 : uncle[part.field]
+        if (value === undefined) return part.optional ? [] : ['missing']
+        return [`"${part.key}":"${part.quantity ? toQuantity(value as bigint) : (value as string)}"`]
+      })
+      expect(`{${written.join(',')}}`).toBe(rpcUncleJson(uncle, { totalDifficulty }, 1234))
     }
   }
 })

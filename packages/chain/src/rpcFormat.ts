@@ -1,5 +1,5 @@
 import type { HashedHeader, Hex } from './header.js'
-import { headerFields } from './header.js'
+import { headerFields, requiredFieldCount } from './header.js'
 import { uncleSize } from './uncleSize.js'
 
 // Domain → wire, as geth marshals blocks: a Go map, so keys come out in byte order;
@@ -75,6 +75,32 @@ export function rpcUncleJson(uncle: HashedHeader, options: ToRpcUncleOptions, si
     out += `${out.length === 1 ? '' : ','}"${key}":${value}`
   }
   return `${out}}`
+}
+
+/**
+ * One key of an uncle's JSON, in the order rpcUncleJson writes them: a stored value (a header
+ * field, `hash` or `size`: a quantity as minimal hex, else lowercase hex bytes; `optional` ones
+ * are left out when absent) or a fixed JSON value.
+ */
+export type UncleJsonPart = { key: string; field: keyof HashedHeader | 'size'; quantity: boolean; optional: boolean } | { key: string; json: string }
+
+/**
+ * The keys of rpcUncleJson's output, in its order, for whoever writes the same text another way
+ * (the database writes it for the cold path: packages/db uncleAnswers).
+ */
+export function uncleJsonParts(options: ToRpcUncleOptions): readonly UncleJsonPart[] {
+  const parts: UncleJsonPart[] = []
+  for (const key of wireKeysInOrder) {
+    if (key === 'transactions' || (key === 'totalDifficulty' && options.totalDifficulty === 'omit')) continue
+    if (key === 'totalDifficulty') parts.push({ key, json: 'null' })
+    else if (key === 'uncles') parts.push({ key, json: '[]' })
+    else if (key === 'size' || key === 'hash') parts.push({ key, field: key, quantity: key === 'size', optional: false })
+    else {
+      const at = headerFields.findIndex(([name]) => name === key)
+      parts.push({ key, field: key as keyof HashedHeader, quantity: headerFields[at]![1] === 'quantity', optional: at >= requiredFieldCount })
+    }
+  }
+  return parts
 }
 
 export type ToRpcBlockParameters = {

@@ -58,6 +58,7 @@ export {
 } from './queries/reorgs.js'
 export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
 export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './queries/uncles.js'
+export { getUncleAnswers, type GetUncleAnswersParameters, type UncleAnswer } from './queries/uncleAnswers.js'
 export { latestUncle } from './queries/latestUncle.js'
 export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './queries/uncleBlocks.js'
 export type { AccountTokenPurpose, ApiKeyPlan } from './schema.js'

@@ -11,6 +11,8 @@ export type AnswerCache = {
   get(network: string, blockHash: string, index: string): Uint8Array | undefined
   set(network: string, blockHash: string, index: string, json: Uint8Array): void
   readonly size: number
+  /** False when the cache keeps nothing (maxEntries 0): an answer need not be made into bytes for it. */
+  readonly enabled: boolean
   clear(): void
 }
 
@@ -45,7 +47,7 @@ function find(entry: Entry | undefined, network: string, index: string): Entry |
  * Only answers that can never change belong here (see methods/).
  */
 export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): AnswerCache {
-  if (maxEntries <= 0) return { get: () => undefined, set: () => {}, size: 0, clear: () => {} }
+  if (maxEntries <= 0) return { get: () => undefined, set: () => {}, size: 0, enabled: false, clear: () => {} }
   const half = Math.max(1, Math.floor(maxEntries / 2))
   let young = new Map<string, Entry>()
   let old = new Map<string, Entry>()
@@ -106,6 +108,7 @@ export function createAnswerCache({ maxEntries }: CreateAnswerCacheParameters): 
     get size() {
       return youngSize + oldSize
     },
+    enabled: true,
     clear() {
       young = new Map()
       old = new Map()

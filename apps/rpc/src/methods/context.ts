@@ -1,4 +1,5 @@
-import type { HashedHeader, Hex } from '@uncle-rpc/chain'
+import type { Hex } from '@uncle-rpc/chain'
+import type { UncleAnswer } from '@uncle-rpc/db'
 import type { FailoverPolicy } from './failoverPolicy.js'
 
 // What the methods receive (from the transport) and read through (from the store): the types the
@@ -17,8 +18,8 @@ export type ServedNetwork = Readonly<{ name: string; confirmations: number; part
  */
 export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy | undefined }
 
-/** A stored uncle with its RLP `size` and the number of the block that includes it. */
-export type FoundUncle = { uncle: HashedHeader & { size: number }; blockNumber: bigint }
+/** A stored uncle's answer as JSON text (keys alphabetical, `totalDifficulty: null`), and the number of the block that includes it. */
+export type FoundUncle = UncleAnswer
 
 /**
  * Gives up a lookup not sent yet: a light AbortSignal, one per lookup (AbortController's

@@ -1,4 +1,4 @@
-import { type HashedHeader, type Hex, toQuantity, rpcUncleJson } from '@uncle-rpc/chain'
+import { type Hex, toQuantity } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from './cache.js'
@@ -25,11 +25,6 @@ export const defaultDeadlineMs = 250
 
 const utf8 = new TextEncoder()
 
-/** The uncle as JSON text: keys alphabetical, `totalDifficulty: null` (the contract, Infura's sample). */
-export function serializeUncle(uncle: HashedHeader & { size: number }): string {
-  return rpcUncleJson(uncle, { totalDifficulty: 'null' }, uncle.size)
-}
-
 /**
  * `eth_getUncleByBlockHashAndIndex(blockHash, index)`: params decoded as geth does (-32602 with
  * its messages), `null` when the block or index is unknown. Found answers from blocks at least
@@ -45,15 +40,18 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
-  const inFlight = new Map<string, { answer: Promise<Uint8Array | null>; waiters: number; abort: LookupCancel }>()
+  const inFlight = new Map<string, { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel }>()
 
-  async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<Uint8Array | null> {
+  /** The answer's JSON: its UTF-8 bytes when the cache keeps it, else the text (written straight into the response). */
+  async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<string | Uint8Array | null> {
     const found = await findUncle({ network: network.name, blockHash, index, cancel })
     if (found === null) return null
-    // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
-    const json = utf8.encode(serializeUncle(found.uncle))
+    const text = found.json
     const head = latest(network.name)
-    if (head !== null && found.blockNumber + BigInt(network.confirmations) <= head) cache.set(network.name, blockHash, quantity, json)
+    if (!cache.enabled || head === null || found.blockNumber + BigInt(network.confirmations) > head) return text
+    // Note: TextEncoder's array is the answer's own (Buffer.from would share an 8 KB pool slab, which a cached entry would keep alive).
+    const json = utf8.encode(text)
+    cache.set(network.name, blockHash, quantity, json)
     return json
   }
 
@@ -101,7 +99,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       shared = entry
     }
     shared.waiters++
-    let json: Uint8Array | null
+    let json: string | Uint8Array | null
     try {
       json = await withDeadline(shared.answer)
       gate.succeeded()

@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { blockKnown, type Db, getUncles, type ReplicaState } from '@uncle-rpc/db'
+import { blockKnown, type Db, getUncleAnswers, type ReplicaState } from '@uncle-rpc/db'
 import type { BlockKnown, FindUncle, FoundUncle } from './context.js'
 
 /** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas, which also reports their `states` for /ready). */
@@ -34,7 +34,7 @@ type Waiting = {
 }
 
 /**
- * The uncle lookup on Postgres, batched by round trip: at most `maxStatements` getUncles
+ * The uncle lookup on Postgres, batched by round trip: at most `maxStatements` getUncleAnswers
  * statements are in flight (one per pool connection), and lookups that arrive meanwhile wait in a
  * queue per network. When a statement ends, the next one leaves at once with everything queued
  * (up to `maxLookupsPerStatement`, oldest network first); while fewer are in flight, the lookups
@@ -42,7 +42,8 @@ type Waiting = {
  * from setImmediate. So a database far away costs each lookup about one round trip plus the wait
  * for a statement to end, whatever the rate, where one statement per turn waiting for a pool
  * connection held the rate at pool size / round trip. A statement is `unnest` of the (block hash,
- * index) pairs, a nested loop of primary-key reads; a failed one fails each lookup of it. A
+ * index) pairs, a nested loop of primary-key reads, each uncle returned as its answer's text
+ * (`totalDifficulty: null`: the contract, Infura's sample); a failed statement fails each lookup of it. A
  * lookup whose `cancel` aborts before it is sent leaves the queue and rejects with the reason.
  */
 export function createFindUncle(source: ReadSource, options: FindUncleOptions = {}): FindUncle {
@@ -56,13 +57,9 @@ export function createFindUncle(source: ReadSource, options: FindUncleOptions = 
   async function send(network: string, batch: readonly Waiting[]): Promise<void> {
     const started = onStatement === undefined ? 0 : performance.now()
     try {
-      const rows = await source.read((db) => getUncles(db, { network, keys: batch }))
+      const rows = await source.read((db) => getUncleAnswers(db, { network, keys: batch, totalDifficulty: 'null' }))
       onStatement?.((performance.now() - started) / 1000, batch.length, false)
-      for (const [i, waiting] of batch.entries()) {
-        const row = rows[i] ?? null
-        // Note: the row is the uncle itself (its extra blockNumber is not a header field, so no copy without it).
-        waiting.resolve(row === null ? null : { uncle: row, blockNumber: row.blockNumber })
-      }
+      for (let i = 0; i < batch.length; i++) batch[i]!.resolve(rows[i] ?? null)
     } catch (error) {
       onStatement?.((performance.now() - started) / 1000, batch.length, true)
       for (const waiting of batch) waiting.reject(error)

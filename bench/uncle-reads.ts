@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process'
+import { parseArgs } from 'node:util'
+import { rpcUncleJson } from '@uncle-rpc/chain'
+import { getUncleAnswers, getUncles } from '@uncle-rpc/db'
+import { createBenchDatabase } from './rpcSetup.js'
+
+// npm run bench:uncle-reads -- [--seconds 3] [--rounds 3] [--batch 24] [--statements 10]
+// The cold path's read alone, in this process (pin it: `taskset -c 1 npm run bench:uncle-reads`):
+// random known uncles, `--batch` per statement (what bench:rpc's cache-off row carries at 64
+// connections), `--statements` in flight, each uncle made into its answer's text. Two forms,
+// alternating `--rounds` times: the header's columns read and the text written here
+// (getUncles + rpcUncleJson, the baseline), and the text written by Postgres (getUncleAnswers,
+// what the rpc uses). Prints uncles/s, client CPU and Postgres CPU per uncle (all postgres
+// processes, from /proc), and the ratios.
+
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
+    batch: { type: 'string', default: '24' },
+    statements: { type: 'string', default: '10' },
+  },
+})
+const seconds = Number(flags.seconds)
+const batch = Number(flags.batch)
+
+/** CPU time (µs) of every postgres process so far (Linux /proc; 0 elsewhere). */
+function postgresMicros(): number {
+  try {
+    const out = execFileSync('sh', ['-c', `cat /proc/[0-9]*/stat 2>/dev/null | awk '$2=="(postgres)"{s+=$14+$15}END{print s+0}'`]).toString()
+    return (Number(out) * 1e6) / 100
+  } catch {
+    return 0
+  }
+}
+
+const bench = await createBenchDatabase()
+const { uncles } = bench
+const db = bench.database.db
+await bench.database.pool.query('select 1')
+// Note: the bench database's pool has 2 connections; statements in flight beyond that wait for one, as in the rpc with a small pool.
+const keys = () =>
+  Array.from({ length: batch }, () => {
+    const u = uncles[Math.floor(Math.random() * uncles.length)]!
+    return { blockHash: u.blockHash as `0x${string}`, index: Number(u.index) }
+  })
+const forms = {
+  'columns, text written here (getUncles + rpcUncleJson)': async () => {
+    for (const row of await getUncles(db, { network: 'mainnet', keys: keys() })) if (row !== null) rpcUncleJson(row, { totalDifficulty: 'null' }, row.size)
+  },
+  'text written by Postgres (getUncleAnswers)': async () => {
+    await getUncleAnswers(db, { network: 'mainnet', keys: keys(), totalDifficulty: 'null' })
+  },
+}
+type Figures = { rate: number; client: number; postgres: number }
+const results = new Map<string, Figures[]>()
+try {
+  for (let round = 0; round <= Number(flags.rounds); round++)
+    for (const [name, read] of round % 2 === 0 ? Object.entries(forms) : Object.entries(forms).reverse()) {
+      let done = 0
+      const end = Date.now() + seconds * 1000
+      const cpu = process.cpuUsage()
+      const pg = postgresMicros()
+      await Promise.all(
+        Array.from({ length: Number(flags.statements) }, async () => {
+          while (Date.now() < end) {
+            await read()
+            done += batch
+          }
+        }),
+      )
+      const used = process.cpuUsage(cpu)
+      const figures = { rate: done / seconds, client: (used.user + used.system) / done, postgres: (postgresMicros() - pg) / done }
+      // Note: round 0 warms both forms up and is not counted.
+      if (round > 0) results.set(name, [...(results.get(name) ?? []), figures])
+      process.stderr.write(`${round === 0 ? 'warmup ' : ''}${name}: ${Math.round(figures.rate)} uncles/s, client ${figures.client.toFixed(1)} µs, postgres ${figures.postgres.toFixed(1)} µs per uncle\n`)
+    }
+  const median = (name: string, of: (f: Figures) => number) => results.get(name)!.map(of).sort((a, b) => a - b)[Math.floor((results.get(name)!.length - 1) / 2)]!
+  const [base, ours] = Object.keys(forms) as [string, string]
+  const lines = ['', '| form | uncles/s | client µs/uncle | postgres µs/uncle |', '| --- | ---: | ---: | ---: |']
+  for (const name of [base, ours]) lines.push(`| ${name} | ${Math.round(median(name, (f) => f.rate))} | ${median(name, (f) => f.client).toFixed(1)} | ${median(name, (f) => f.postgres).toFixed(1)} |`)
+  lines.push(
+    '',
+    `text by Postgres / columns: ${(median(ours, (f) => f.rate) / median(base, (f) => f.rate)).toFixed(2)}× uncles/s; client CPU per uncle ${(median(ours, (f) => f.client) / median(base, (f) => f.client)).toFixed(2)}×; postgres CPU per uncle ${(median(ours, (f) => f.postgres) / median(base, (f) => f.postgres)).toFixed(2)}× (medians of ${flags.rounds})`,
+    '',
+  )
+  process.stdout.write(lines.join('\n'))
+} finally {
+  await bench.drop()
+}
