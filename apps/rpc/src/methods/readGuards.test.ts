@@ -28,6 +28,23 @@ describe('createDeadline', () => {
     expect(performance.now() - started).toBeLessThan(300)
     await busy
   })
+
+  test('behavior: reads started apart each fail a deadline after their own start', async () => {
+    const deadline = createDeadline(50)
+    const failedAfter = (started: number) => (error: unknown) => (expect(error).toBeInstanceOf(DeadlineExceededError), performance.now() - started)
+    const firstStarted = performance.now()
+    const first = deadline(never).catch(failedAfter(firstStarted))
+    await sleep(30)
+    const secondStarted = performance.now()
+    const second = deadline(never).catch(failedAfter(secondStarted))
+    const [a, b] = await Promise.all([first, second])
+    for (const waited of [a, b]) {
+      expect(waited).toBeGreaterThanOrEqual(49)
+      expect(waited).toBeLessThan(120)
+    }
+    // The second did not wait for a timer of its own past the first one's (nor fail with it).
+    expect(performance.now() - firstStarted).toBeGreaterThanOrEqual(79)
+  })
 })
 
 describe('createReadGate', () => {
