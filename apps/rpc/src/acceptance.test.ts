@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createApiKey, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, expectedResultJson, mainnetUnclesDerived } from './_test/seed.js'
 import { rawRequest } from './_test/server.js'
 import { createTcpProxy, type TcpProxy } from './_test/tcpProxy.js'
@@ -82,6 +82,12 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
     a = bases[0]!
     b = bases[1]!
   }, 120_000)
+
+  // A process that died fails the test it died in with its own words, not the next request's ECONNREFUSED.
+  afterEach(() => {
+    for (const rpc of rpcs)
+      if (rpc.child.exitCode !== null || rpc.child.signalCode !== null) throw new Error(`an rpc exited (${rpc.child.exitCode ?? rpc.child.signalCode}):\n${rpc.stderr().slice(-4000)}`)
+  })
 
   afterAll(async () => {
     await Promise.all([...rpcs.map((rpc) => rpc.stop()), upstream?.stop(), partner?.stop()])

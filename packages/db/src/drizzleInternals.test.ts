@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { type PostgresServer, startPostgresServer } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createDb } from './client.js'
 import { transactionClient } from './drizzleInternals.js'
 
@@ -72,6 +72,32 @@ describe('drizzle internals on a real Postgres', () => {
       expect(after).toBe(1)
       expect(pool.waitingCount).toBe(0)
     } finally {
+      await close()
+    }
+  }, 30_000)
+
+  test('behavior: a transaction whose connection is cut fails with the error, which reaches no process-wide handler; the pool goes on', async () => {
+    // Note: pg emits 'error' on a client whose connection ends unexpectedly; the pool listens only
+    // to idle clients, so a transaction's client without a listener of its own crashed the process.
+    const uncaught: unknown[] = []
+    const onUncaught = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', onUncaught)
+    const { db, pool, close } = createDb({ url: postgres.url(), max: 2 })
+    try {
+      const pids: number[] = []
+      const running = db.transaction(async (tx) => {
+        pids.push(((await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!).pid)
+        await tx.execute(sql`select pg_sleep(5)`)
+      })
+      await vi.waitFor(() => expect(pids).toHaveLength(1), { timeout: 5000 })
+      await pool.query('select pg_terminate_backend($1)', [pids[0]])
+      await expect(running).rejects.toThrow()
+      // Let the connection's end and error events run.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(uncaught).toEqual([])
+      expect((await db.execute<{ one: number }>(sql`select 1 as one`)).rows[0]!.one).toBe(1)
+    } finally {
+      process.off('uncaughtException', onUncaught)
       await close()
     }
   }, 30_000)

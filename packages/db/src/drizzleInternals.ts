@@ -46,6 +46,13 @@ export function releaseConnectionsOfFailedTransactions(db: Db): void {
     const txSession = new NodePgSession(client, session.dialect, session.schema, session.options)
     const tx = new NodePgTransaction(session.dialect, txSession, session.schema)
     let broken: Error | undefined
+    // Note: node-postgres emits 'error' on a client whose connection ends unexpectedly, and the pool
+    // listens only to idle ones: without a listener here a cut connection crashed the process. The
+    // running query fails with the same error; the connection is released with it (destroyed).
+    const lost = (error: Error) => {
+      broken ??= error
+    }
+    client.on('error', lost)
     try {
       try {
         const settings = config ? sql` ${(tx as unknown as TransactionInternals).getTransactionConfigSQL(config)}` : undefined
@@ -64,6 +71,8 @@ export function releaseConnectionsOfFailedTransactions(db: Db): void {
       }
     } finally {
       client.release(broken)
+      // Note: a destroyed connection keeps the listener (its socket may still report an error).
+      if (broken === undefined) client.off('error', lost)
     }
   }
   session.transaction = transaction as Db['transaction']
