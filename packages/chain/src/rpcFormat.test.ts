@@ -137,25 +137,26 @@ describeWithFixtures([blockLines, era1], 'mainnet blocks 0–1023 (derived geth 
   })
 })
 
-test('behavior: rpcUncleJson writes the bytes JSON.stringify(toRpcUncle) writes, for every fork prefix and both totalDifficulty modes', () => {
+/** The hand-built Prague header cut back to every fork's fields (Frontier … Prague), as uncles. */
+function everyForkPrefix(): HashedHeader[] {
   const order = ['baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash']
-  for (let keep = 0; keep <= order.length; keep++) {
+  return Array.from({ length: order.length + 1 }, (_, keep) => {
     const json: Record<string, string> = { ...postMergeHeaderJson, difficulty: '0x0', extraData: '0x' }
     for (const name of order.slice(keep)) delete json[name]
-    const uncle = headerFromRpc(json)
+    return headerFromRpc(json)
+  })
+}
+
+test('behavior: rpcUncleJson writes the bytes JSON.stringify(toRpcUncle) writes, for every fork prefix and both totalDifficulty modes', () => {
+  for (const uncle of everyForkPrefix())
     for (const totalDifficulty of ['omit', 'null'] as const) {
       expect(rpcUncleJson(uncle, { totalDifficulty })).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty })))
       expect(rpcUncleJson(uncle, { totalDifficulty }, 1234)).toBe(JSON.stringify(toRpcUncle(uncle, { totalDifficulty }, 1234)))
     }
-  }
 })
 
 test('behavior: uncleJsonParts lists rpcUncleJson\'s keys in its order, for every fork prefix and both totalDifficulty modes', () => {
-  const order = ['baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash']
-  for (let keep = 0; keep <= order.length; keep++) {
-    const json: Record<string, string> = { ...postMergeHeaderJson, difficulty: '0x0', extraData: '0x' }
-    for (const name of order.slice(keep)) delete json[name]
-    const uncle = headerFromRpc(json)
+  for (const uncle of everyForkPrefix())
     for (const totalDifficulty of ['omit', 'null'] as const) {
       // The parts written as a database would: a quantity as minimal hex, bytes as hex, absent optional fields left out.
       const written = uncleJsonParts({ totalDifficulty }).flatMap((part) => {
@@ -166,5 +167,4 @@ test('behavior: uncleJsonParts lists rpcUncleJson\'s keys in its order, for ever
       })
       expect(`{${written.join(',')}}`).toBe(rpcUncleJson(uncle, { totalDifficulty }, 1234))
     }
-  }
 })
