@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { rpcUncleJson } from '@uncle-rpc/chain'
 import { getUncleAnswers, getUncles } from '@uncle-rpc/db'
+import { cpuMicros } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
 
 // npm run bench:uncle-reads -- [--seconds 3] [--rounds 3] [--batch 24] [--statements 10]
@@ -24,14 +25,19 @@ const { values: flags } = parseArgs({
 const seconds = Number(flags.seconds)
 const batch = Number(flags.batch)
 
-/** CPU time (µs) of every postgres process so far (Linux /proc; 0 elsewhere). */
+/** CPU time (µs) of every postgres process so far (cpuMicros of each; 0 where /proc is not). */
 function postgresMicros(): number {
-  try {
-    const out = execFileSync('sh', ['-c', `cat /proc/[0-9]*/stat 2>/dev/null | awk '$2=="(postgres)"{s+=$14+$15}END{print s+0}'`]).toString()
-    return (Number(out) * 1e6) / 100
-  } catch {
-    return 0
+  if (!existsSync('/proc')) return 0
+  let sum = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') sum += cpuMicros(Number(pid)) ?? 0
+    } catch {
+      // Note: a backend that ended between the listing and the read.
+    }
   }
+  return sum
 }
 
 const bench = await createBenchDatabase()
