@@ -9,7 +9,7 @@ import { referenceVerifyEra1 } from './era1Reference.js'
 // npm run bench:era1-decode -- [--rounds 5] [--file path.era1]...
 // openEra1 + verifyEra1 of whole era1 files on one core, in blocks/s: plain (verify only), with
 // `onRawBlock` (the byte form an indexer writes from) and with `onBlock` (domain form), against
-// the old path (bench/era1Reference.ts). Files: real mainnet epoch 0 from the shared fixtures, a
+// the old path (bench/era1Reference.ts). Files: real mainnet epoch 0 from fixtures/, a
 // synthetic epoch generated here (the sample node's chain model: ~8% of blocks with uncles,
 // London headers) and any --file given. Figures are the best of --rounds on a shared machine.
 
@@ -18,7 +18,7 @@ const { values: flags } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, file: { type: 'string', multiple: true, default: [] } },
 })
 const rounds = Number(flags.rounds)
-const epoch0 = join(root, '..', 'shared', 'fixtures', 'mainnet-era1', 'mainnet-00000-5ec1ffb8.era1')
+const epoch0 = join(root, 'fixtures', 'mainnet-era1', 'mainnet-00000-5ec1ffb8.era1')
 await hashesReady()
 const inputs: { name: string; bytes: Uint8Array }[] = []
 if (existsSync(epoch0)) inputs.push({ name: 'mainnet-00000-5ec1ffb8.era1 (real)', bytes: readFileSync(epoch0) })

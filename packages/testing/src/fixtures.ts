@@ -1,35 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, test } from 'vitest'
+import { describe } from 'vitest'
 
-// The one way tests find the shared, real-chain fixtures. They live beside the repository
-// (../shared/fixtures) and are never copied into it. UNCLE_RPC_FIXTURES overrides the place.
+// The one way tests find the real-chain fixtures: `fixtures/` at the repository's root, each file
+// named with its source and checksum in fixtures/PROVENANCE.md. They ship with the repository, so
+// a missing one is a broken checkout and fails the test that needs it; nothing is ever skipped.
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 
-/** The fixtures directory: `$UNCLE_RPC_FIXTURES`, or `../shared/fixtures` beside the repository. */
-export const fixturesDir = process.env.UNCLE_RPC_FIXTURES ?? join(repoRoot, '..', 'shared', 'fixtures')
-
-/** True when running under CI, where a missing fixture is a failure rather than a skip. */
-export const isCi = Boolean(process.env.CI)
+/** The fixtures directory: `fixtures/` at the repository's root. */
+export const fixturesDir = join(repoRoot, 'fixtures')
 
 /** Absolute path of a fixture file, relative to the fixtures directory. */
 export function fixturePath(relative: string): string {
   return join(fixturesDir, relative)
 }
 
-/**
- * Whether the named fixtures are present. Under CI a missing one throws (a failure);
- * elsewhere it prints what is needed and returns false, so callers can skip.
- */
-export function haveFixtures(...relatives: string[]): boolean {
+/** Throws, naming every missing file, unless all the named fixtures are present. */
+export function requireFixtures(...relatives: string[]): void {
   const missing = relatives.filter((r) => !existsSync(fixturePath(r)))
-  if (missing.length === 0) return true
-  const message = `fixtures missing in ${fixturesDir}: ${missing.join(', ')} (set UNCLE_RPC_FIXTURES to the shared/fixtures directory)`
-  if (isCi) throw new Error(message)
-  process.stderr.write(`skipping: ${message}\n`)
-  return false
+  if (missing.length > 0) throw new Error(`fixtures missing in ${fixturesDir}: ${missing.join(', ')} (they ship with the repository: restore them with git)`)
 }
 
 /** Reads a JSON fixture. */
@@ -51,11 +42,16 @@ export function readFixtureText(relative: string): string {
 }
 
 /**
- * `describe` for tests that need the shared fixtures. When they are missing (outside CI) the
- * suite is reported as skipped and its body never runs, so nothing reads absent files.
+ * True when every named fixture is present; throws otherwise, so a `describe.runIf(haveFixtures(…))`
+ * can never turn into a skip.
  */
+export function haveFixtures(...relatives: string[]): true {
+  requireFixtures(...relatives)
+  return true
+}
+
+/** `describe` for a suite that reads the named fixtures: fails at collection when one is missing. */
 export function describeWithFixtures(relatives: readonly string[], name: string, body: () => void): void {
-  if (haveFixtures(...relatives)) describe(name, body)
-  else
-    describe.skip(`${name} (needs ${relatives.join(', ')} in ${fixturesDir})`, () => test('needs the shared fixtures', () => {}))
+  requireFixtures(...relatives)
+  describe(name, body)
 }

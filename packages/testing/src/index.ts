@@ -3,10 +3,10 @@ export {
   fixturePath,
   fixturesDir,
   haveFixtures,
-  isCi,
   readFixtureJson,
   readFixtureJsonl,
   readFixtureText,
+  requireFixtures,
 } from './fixtures.js'
 export type { CliProcess } from './processes.js'
 export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'
@@ -14,7 +14,7 @@ export type { PostgresServer } from './postgresServer.js'
 export { childrenOf, freePort, startPostgresServer, startStreamingReplica } from './postgresServer.js'
 export type { TcpProxy, TcpProxyOptions } from './tcpProxy.js'
 export { createTcpProxy } from './tcpProxy.js'
-export { findTool, requireTool } from './tools.js'
+export { findTool, isCi, requireTool } from './tools.js'
 export type { LoopbackServer } from './haproxy.js'
 export { renderLoopbackConfig } from './haproxy.js'
 export type { RedisServer } from './redisServer.js'

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { isCi } from './fixtures.js'
 
 // System tools some tests drive (promtool, haproxy), found on PATH or in the sbin directories
 // Debian installs daemons to. Under CI a missing tool is a failure (.ci/run installs them);
 // elsewhere the test is skipped with a line saying what to install.
+
+/** True when running under CI, where a missing tool is a failure rather than a skip. */
+export const isCi = Boolean(process.env.CI)
 
 /** Absolute path of `command`, or undefined when it is not installed. */
 export function findTool(command: string): string | undefined {

@@ -3,7 +3,7 @@ import { readFixtureJson } from '@uncle-rpc/testing'
 // Test-side adapter for ethereum/tests BlockchainTests JSON (not product code): their headers use
 // other field names and quantities with leading zeros ("0x020000", "0x00").
 
-/** The ethereum/tests files with uncles, as they sit under the shared fixtures. */
+/** The ethereum/tests files with uncles, as they sit under fixtures/. */
 export const ethereumTestsFiles = [
   'ethereum-tests/bcUncleTest_oneUncle.json',
   'ethereum-tests/bcUncleTest_uncleHeaderAtBlock2.json',
