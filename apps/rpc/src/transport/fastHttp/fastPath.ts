@@ -391,6 +391,7 @@ export function attachFastPath<Pass>(server: Server, deps: FastPathDeps<Pass>, o
     if (!c.handOffPending && !socket.writableNeedDrain) socket.resume()
     const slot: Slot = { bytes: undefined, close: true }
     c.slots.push(slot)
+    answered++
     complete(c, slot, { ...refusal, close: true })
     // Note: once the refusal is written (the connection has left `open`); if earlier answers hold it back, the cut bounds it.
     if ((left <= 0 || c.ended) && !open.has(c)) socket.destroySoon()
