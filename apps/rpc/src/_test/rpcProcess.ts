@@ -21,6 +21,25 @@ export function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : 0
 }
 
+/** The CPU time (user + system, ms) a process has used so far (Linux /proc, 10 ms ticks). */
+export function cpuMs(pid: number): number {
+  // Note: the fields after the command name (which may hold spaces) start after its ')'; utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** The server's sockets on local `port` in CLOSE-WAIT (the client sent FIN, the server has not closed), from /proc/net/tcp. */
+export function closeWaitOn(port: number): number {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((line) => {
+      const fields = line.trim().split(/\s+/)
+      return fields[1]?.endsWith(hexPort) === true && fields[3] === '08'
+    }).length
+}
+
 /** Process ids of the node children of `pid` (the cluster workers of a primary; not tsx's esbuild). */
 export function childPids(pid: number): number[] {
   let pids: number[]

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
+import type { EventEmitter } from 'node:events'
 import type { Duplex } from 'node:stream'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
@@ -108,10 +109,15 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     const flow = createFlowControl(ws, limits, logger)
     ws.on('close', () => flow.closed())
     // Note: before coalesceWrites, which adds a 'data' listener of its own.
-    readPlainFrames(ws, limits.maxWsMessageBytes, (text) => {
-      plainMessages++
-      onMessage(text)
-    })
+    readPlainFrames(
+      ws,
+      limits.maxWsMessageBytes,
+      (text) => {
+        plainMessages++
+        onMessage(text)
+      },
+      flow.check,
+    )
     coalesceWrites(ws)
     ws.on('message', (data) => {
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
@@ -198,24 +204,25 @@ const socketOf = (ws: WebSocket) => (ws as unknown as { _socket: Socket })._sock
 
 /**
  * Reads the socket's frames beneath ws while they are plain (wsFrames.ts): each text message goes
- * to `onMessage`, a ping is answered with a pong and a pong noted, as ws does; at the first frame
- * of any other kind the bytes from there on go to ws's own reader (its socket listener), for good.
+ * to `onMessage`; a ping or a pong goes to ws's own Receiver's handlers, so ws answers the ping
+ * and bounds the pongs not yet written as it always does (past maxPendingAutoPongs, 60, it cuts
+ * the socket), and then `onControl` lets the flow control count the pong's bytes. At the first
+ * frame of any other kind the bytes from there on go to ws's own reader (its socket listener), for good.
  * Note: ws's listener is the socket's only 'data' listener right after the handshake; if that is
  * ever not so, ws reads everything, as before.
  */
-function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (text: string) => void): void {
+function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (text: string) => void, onControl: () => void): void {
   const socket = socketOf(ws)
+  const receiver = (ws as unknown as { _receiver: EventEmitter })._receiver
   const listeners = socket.listeners('data') as ((chunk: Buffer) => void)[]
   if (listeners.length !== 1) return
   const wsReads = listeners[0]!
   socket.removeListener('data', wsReads)
   let pending: Buffer | undefined
   const handle = (frame: ClientFrame) => {
-    if (frame.opcode === 1) onMessage(frame.payload.toString('utf8'))
-    else if (frame.opcode === 9) {
-      if (ws.readyState === ws.OPEN) ws.pong(frame.payload, false)
-      ws.emit('ping', frame.payload)
-    } else ws.emit('pong', frame.payload)
+    if (frame.opcode === 1) return onMessage(frame.payload.toString('utf8'))
+    receiver.emit(frame.opcode === 9 ? 'ping' : 'pong', frame.payload)
+    onControl()
   }
   const onData = (chunk: Buffer) => {
     const bytes = pending === undefined ? chunk : Buffer.concat([pending, chunk])
@@ -235,6 +242,8 @@ function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (text: st
       }
       at = read.end
       handle(read.frame)
+      // Note: ws cut the socket (too many pongs waiting): the rest is not read.
+      if (socket.destroyed) return
     }
   }
   socket.on('data', onData)
@@ -296,6 +305,8 @@ function createFlowControl(ws: WebSocket, limits: RpcLimits, logger: Logger) {
   socket.on('drain', check)
 
   return {
+    /** After a pong was queued (its bytes count toward the queued bytes). */
+    check,
     started() {
       inFlight++
       check()

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { answerBytes } from '@uncle-rpc/jsonrpc'
+import { carryDeadlines } from './carryDeadlines.js'
 import { type HeadMemo, rememberHead, repeatedHead } from './headMemo.js'
 import { type FastRequest, handOff, incomplete, type ParseLimits, parseRequest } from './parseRequest.js'
 
@@ -18,9 +19,20 @@ export const defaultRequestsPerTurn = 8
 /** What the fast path sends: status, JSON body, and the extra headers as name/value pairs. */
 export type FastAnswer = { status: number; body: string | Uint8Array; headers?: readonly string[] | undefined; close?: boolean | undefined }
 
-export type FastPathDeps = {
-  /** Answers one request (its body is `body`); may throw or reject: the connection then gets a 500 and closes. */
-  serve: (request: FastRequest, body: Buffer) => FastAnswer | Promise<FastAnswer>
+/** The checks of a head whose body is still to come: a pass (given back to serve) or the refusal to send. */
+export type HeadCheck<Pass> = { ok: true; pass: Pass } | { ok: false; refusal: FastAnswer }
+
+export type FastPathDeps<Pass = unknown> = {
+  /**
+   * The checks before the body (network, key, restrictions…), run at the head when the body has not
+   * all arrived with it, so a refused body is never kept; may throw or reject (500, close).
+   */
+  check: (request: FastRequest) => HeadCheck<Pass> | Promise<HeadCheck<Pass>>
+  /**
+   * Answers one request (its body is `body`; `pass` when its head was checked already); may throw
+   * or reject: the connection then gets a 500 and closes.
+   */
+  serve: (request: FastRequest, body: Buffer, pass?: Pass) => FastAnswer | Promise<FastAnswer>
   /** The answer to a request whose serve() threw (a 500 with a correlation id). */
   failed: (error: unknown) => FastAnswer
   /** True once the server is closing: every answer then ends its connection. */
@@ -73,6 +85,7 @@ const reasons: Record<number, string> = {
 
 // Note: node:http's own 408 (what a client of either path gets when its request is too slow).
 const timedOut = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', 'latin1')
+const empty = Buffer.alloc(0)
 
 // The heads' ends after the Content-Length value, with the Date header (RFC 9110: an origin server
 // with a clock sends it), made once a second as bytes.
@@ -139,10 +152,19 @@ function responseBytes(answer: FastAnswer, keepAlive: boolean, now: number): Buf
 
 type Slot = { bytes: Buffer | undefined; close: boolean }
 
-type Connection = {
+type Connection<Pass> = {
   socket: Socket
-  /** Bytes read and not yet a whole request. */
+  /** Bytes read and not yet a whole request (while `body` is undefined). */
   buffer: Buffer
+  /** A head read whose body is still arriving: the request and its bytes so far (`kept`, `have` of them used). */
+  body: FastRequest | undefined
+  kept: Buffer
+  have: number
+  /** The head's checks are running (the socket is not read meanwhile), or passed. */
+  checking: boolean
+  pass: Pass | undefined
+  /** The client ended its side (FIN): no request will follow. */
+  ended: boolean
   /** Answers in request order; the head is written as soon as it is ready. */
   slots: Slot[]
   /** When the request now arriving began (0: none), for the 408. */
@@ -156,6 +178,7 @@ type Connection = {
   /** The last head parsed here (headMemo.ts). */
   memo: HeadMemo | undefined
   onData: (chunk: Buffer) => void
+  onEnd: () => void
   onClose: () => void
   onDrain: () => void
 }
@@ -164,15 +187,16 @@ type Connection = {
  * Puts the fast path in front of `server`'s own connection handling (node:http's 'connection'
  * listener, which it calls on handoff). Call before `server.listen`.
  */
-export function attachFastPath(server: Server, deps: FastPathDeps, options: FastPathOptions): FastPath {
+export function attachFastPath<Pass>(server: Server, deps: FastPathDeps<Pass>, options: FastPathOptions): FastPath {
   const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[]
   server.removeAllListeners('connection')
-  const open = new Set<Connection>()
+  const deadlines = carryDeadlines(server, timedOut)
+  const open = new Set<Connection<Pass>>()
   let answered = 0
   let handedOff = 0
   // Requests read but not answered yet (their slots are taken, so answers stay in order), and the
   // requests answered in this turn; a check-phase callback ends the turn and answers the next ones.
-  const waiting: { c: Connection; request: FastRequest; body: Buffer; slot: Slot }[] = []
+  const waiting: { c: Connection<Pass>; request: FastRequest; body: Buffer; pass: Pass | undefined; slot: Slot }[] = []
   let spent = 0
   let turnEnds = false
   // Note: the time read once per read of a socket, turn or database answer, not per request (a clock read showed in perf).
@@ -181,6 +205,8 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
   // The bound while a connection arrived since the last sweep or the one before it, else none.
   let budget = bound
   let arrived = false
+  // Note: a refused body is read and dropped for at most this long before the connection is cut (as http.ts's 413).
+  const discardMs = Math.min(5000, options.requestTimeoutMs)
 
   function endTurn(): void {
     clock = Date.now()
@@ -188,7 +214,7 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     spent = 0
     let next = waiting.shift()
     while (next !== undefined) {
-      if (!next.c.socket.destroyed) answer(next.c, next.request, next.body, next.slot)
+      if (!next.c.socket.destroyed) answer(next.c, next.request, next.body, next.pass, next.slot)
       if (waiting.length === 0) break
       if (spent >= budget) break
       next = waiting.shift()
@@ -200,33 +226,48 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
   }
 
   /** Answers now while the turn's budget lasts and nobody waits; else takes the request's slot and queues it. */
-  function schedule(c: Connection, request: FastRequest, body: Buffer): void {
+  function schedule(c: Connection<Pass>, request: FastRequest, body: Buffer, pass: Pass | undefined): void {
     if (!turnEnds) {
       turnEnds = true
       setImmediate(endTurn)
     }
-    if (spent < budget && waiting.length === 0) return answer(c, request, body)
+    if (spent < budget && waiting.length === 0) return answer(c, request, body, pass)
     const slot: Slot = { bytes: undefined, close: !request.keepAlive }
     c.slots.push(slot)
-    waiting.push({ c, request, body, slot })
+    waiting.push({ c, request, body, pass, slot })
   }
 
-  function giveToNode(c: Connection): void {
+  function giveToNode(c: Connection<Pass>): void {
     handedOff++
     open.delete(c)
-    const { socket, buffer } = c
+    const { socket } = c
+    const buffer = c.body === undefined ? c.buffer : c.kept.subarray(0, c.have)
     socket.removeListener('data', c.onData)
+    socket.removeListener('end', c.onEnd)
     socket.removeListener('close', c.onClose)
     socket.removeListener('error', ignore)
     socket.removeListener('drain', c.onDrain)
+    // Note: the request under way keeps the deadline of its first byte (node:http's would start now).
+    if (c.startedAt !== 0) deadlines.carry(socket, c.startedAt + options.requestTimeoutMs)
     // Note: node:http attaches its parser, then the bytes already read are fed to it at once, before any new ones.
     socket.pause()
     for (const listener of nodeListeners) listener.call(server, socket)
     if (buffer.length > 0) socket.emit('data', buffer)
-    socket.resume()
+    // Note: the client's FIN came while the fast path held the connection: node:http reads it now
+    // (a request cut short: its 400; else it ends its side too).
+    if (c.ended) socket.emit('end')
+    else socket.resume()
   }
 
-  function flush(c: Connection): void {
+  /** After the client's FIN and every answer written: close, or node:http's verdict on the request cut short. */
+  function finish(c: Connection<Pass>): void {
+    if (c.buffer.length === 0 && c.body === undefined) {
+      open.delete(c)
+      c.socket.end()
+    } else giveToNode(c)
+  }
+
+  function flush(c: Connection<Pass>): void {
     const { slots, socket } = c
     while (slots.length > 0 && slots[0]!.bytes !== undefined) {
       const slot = slots.shift() as Slot
@@ -243,11 +284,12 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     }
     if (slots.length === 0) {
       if (c.handOffPending) return giveToNode(c)
-      if (c.buffer.length === 0) c.idleSince = clock
+      if (c.ended) return finish(c)
+      if (c.buffer.length === 0 && c.body === undefined) c.idleSince = clock
     }
   }
 
-  function answer(c: Connection, request: FastRequest, body: Buffer, taken?: Slot): void {
+  function answer(c: Connection<Pass>, request: FastRequest, body: Buffer, pass: Pass | undefined, taken?: Slot): void {
     let slot = taken
     if (slot === undefined) {
       slot = { bytes: undefined, close: !request.keepAlive }
@@ -257,7 +299,7 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     answered++
     let result: FastAnswer | Promise<FastAnswer>
     try {
-      result = deps.serve(request, body)
+      result = deps.serve(request, body, pass)
     } catch (error) {
       result = { ...deps.failed(error), close: true }
     }
@@ -280,7 +322,7 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     else complete(c, s, result)
   }
 
-  function complete(c: Connection, slot: Slot, a: FastAnswer): void {
+  function complete(c: Connection<Pass>, slot: Slot, a: FastAnswer): void {
     // Note: the connection went while this answer was made: nothing to write.
     if (c.socket.destroyed) return
     const close = slot.close || a.close === true || deps.closing()
@@ -289,7 +331,106 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     if (c.slots[0] === slot) flush(c)
   }
 
-  function read(c: Connection): void {
+  /** A head whose body is still to come: checked now, and its bytes kept (in one buffer that doubles) only once it passed. */
+  function awaitBody(c: Connection<Pass>, request: FastRequest): void {
+    c.body = request
+    c.kept = c.buffer
+    c.have = c.buffer.length
+    c.buffer = empty
+    let checked: HeadCheck<Pass> | Promise<HeadCheck<Pass>>
+    try {
+      checked = deps.check(request)
+    } catch (error) {
+      checked = { ok: false, refusal: deps.failed(error) }
+    }
+    if (!(checked instanceof Promise)) return headChecked(c, checked)
+    c.checking = true
+    c.socket.pause()
+    checked.then(
+      (verdict) => headChecked(c, verdict),
+      (error: unknown) => headChecked(c, { ok: false, refusal: deps.failed(error) }),
+    )
+  }
+
+  function headChecked(c: Connection<Pass>, verdict: HeadCheck<Pass>): void {
+    const { socket } = c
+    const waited = c.checking
+    c.checking = false
+    if (!open.has(c) || socket.destroyed) return
+    clock = Date.now()
+    if (!verdict.ok) return refuse(c, verdict.refusal)
+    c.pass = verdict.pass
+    if (waited && !c.handOffPending && !socket.writableNeedDrain) socket.resume()
+    if (c.have >= (c.body as FastRequest).end) bodyArrived(c)
+    else if (c.ended && c.slots.length === 0) finish(c)
+  }
+
+  /**
+   * The refusal of a head goes out now with `Connection: close`; the body's bytes are read and
+   * dropped (so a client that sends it all before reading gets the answer, not a reset) until
+   * the declared length or `discardMs`, then the connection is cut.
+   */
+  function refuse(c: Connection<Pass>, refusal: FastAnswer): void {
+    const request = c.body as FastRequest
+    let left = request.end - c.have
+    c.body = undefined
+    c.kept = empty
+    c.stopped = true
+    const { socket } = c
+    const cut = setTimeout(() => socket.destroy(), discardMs)
+    cut.unref()
+    socket.once('close', () => clearTimeout(cut))
+    socket.removeListener('data', c.onData)
+    socket.on('data', (chunk: Buffer) => {
+      left -= chunk.length
+      if (left <= 0 && !open.has(c)) socket.destroySoon()
+    })
+    socket.once('end', () => {
+      if (!open.has(c)) socket.destroySoon()
+    })
+    if (!c.handOffPending && !socket.writableNeedDrain) socket.resume()
+    const slot: Slot = { bytes: undefined, close: true }
+    c.slots.push(slot)
+    answered++
+    complete(c, slot, { ...refusal, close: true })
+    // Note: once the refusal is written (the connection has left `open`); if earlier answers hold it back, the cut bounds it.
+    if ((left <= 0 || c.ended) && !open.has(c)) socket.destroySoon()
+  }
+
+  function keep(c: Connection<Pass>, chunk: Buffer): void {
+    const need = c.have + chunk.length
+    if (need > c.kept.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, Math.min(2 * c.kept.length, (c.body as FastRequest).end)))
+      grown.set(c.kept.subarray(0, c.have), 0)
+      c.kept = grown
+    }
+    c.kept.set(chunk, c.have)
+    c.have = need
+  }
+
+  function bodyArrived(c: Connection<Pass>): void {
+    const request = c.body as FastRequest
+    const bytes = c.kept.subarray(0, c.have)
+    const pass = c.pass
+    c.body = undefined
+    c.pass = undefined
+    c.kept = empty
+    c.buffer = bytes
+    take(c, request, pass)
+    read(c)
+  }
+
+  /** The request at the start of c.buffer is all there: it is answered (in order) and its bytes leave the buffer. */
+  function take(c: Connection<Pass>, request: FastRequest, pass: Pass | undefined): void {
+    const body = c.buffer.subarray(request.bodyStart, request.end)
+    c.buffer = c.buffer.subarray(request.end)
+    c.startedAt = c.buffer.length > 0 ? clock : 0
+    // Note: after `Connection: close` nothing more is read; the connection ends with its answer.
+    if (!request.keepAlive) c.stopped = true
+    schedule(c, request, body, pass)
+  }
+
+  function read(c: Connection<Pass>): void {
     while (!c.stopped && c.buffer.length > 0) {
       let verdict: FastRequest | typeof incomplete | typeof handOff | undefined = c.memo === undefined ? undefined : repeatedHead(c.memo, c.buffer, options)
       if (verdict === undefined) {
@@ -306,13 +447,11 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
         }
         return
       }
-      if (c.buffer.length < verdict.end) break
-      const body = c.buffer.subarray(verdict.bodyStart, verdict.end)
-      c.buffer = c.buffer.subarray(verdict.end)
-      c.startedAt = c.buffer.length > 0 ? clock : 0
-      // Note: after `Connection: close` nothing more is read; the connection ends with its answer.
-      if (!verdict.keepAlive) c.stopped = true
-      schedule(c, verdict, body)
+      if (c.buffer.length < verdict.end) {
+        if (c.startedAt === 0) c.startedAt = clock
+        return awaitBody(c, verdict)
+      }
+      take(c, verdict, undefined)
     }
     if (c.buffer.length > 0 && c.startedAt === 0) c.startedAt = clock
   }
@@ -322,9 +461,15 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
   server.on('connection', (socket: Socket) => {
     arrived = true
     budget = bound
-    const c: Connection = {
+    const c: Connection<Pass> = {
       socket,
-      buffer: Buffer.alloc(0),
+      buffer: empty,
+      body: undefined,
+      kept: empty,
+      have: 0,
+      checking: false,
+      pass: undefined,
+      ended: false,
       slots: [],
       startedAt: 0,
       idleSince: Date.now(),
@@ -335,8 +480,19 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
         if (c.stopped) return
         clock = Date.now()
         c.idleSince = 0
+        if (c.body !== undefined) {
+          keep(c, chunk)
+          if (!c.checking && c.have >= c.body.end) bodyArrived(c)
+          return
+        }
         c.buffer = c.buffer.length === 0 ? chunk : Buffer.concat([c.buffer, chunk])
         read(c)
+      },
+      onEnd: () => {
+        c.ended = true
+        if (c.stopped && !c.handOffPending) return
+        c.stopped = true
+        if (c.slots.length === 0 && !c.checking && !c.handOffPending) finish(c)
       },
       onClose: () => {
         open.delete(c)
@@ -345,10 +501,11 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
         c.slots.length = 0
       },
       onDrain: () => {
-        if (!c.handOffPending) socket.resume()
+        if (!c.handOffPending && !c.checking) socket.resume()
       },
     }
     socket.on('data', c.onData)
+    socket.on('end', c.onEnd)
     socket.on('drain', c.onDrain)
     socket.on('close', c.onClose)
     socket.on('error', ignore)
@@ -366,7 +523,7 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
         open.delete(c)
         c.socket.end(timedOut)
         c.socket.destroySoon()
-      } else if (c.idleSince !== 0 && c.slots.length === 0 && c.buffer.length === 0 && now - c.idleSince > options.keepAliveTimeoutMs) {
+      } else if (c.idleSince !== 0 && c.slots.length === 0 && c.buffer.length === 0 && c.body === undefined && now - c.idleSince > options.keepAliveTimeoutMs) {
         open.delete(c)
         c.socket.destroy()
       }
@@ -386,7 +543,7 @@ export function attachFastPath(server: Server, deps: FastPathDeps, options: Fast
     },
     closeIdleConnections() {
       for (const c of open)
-        if (c.slots.length === 0 && c.buffer.length === 0) {
+        if (c.slots.length === 0 && c.buffer.length === 0 && c.body === undefined) {
           open.delete(c)
           c.socket.destroy()
         }
