@@ -38,7 +38,7 @@ Plans (limits per second and per UTC day count batch entries; shared by every RP
   team 100/s, 2,000,000/day, 1,000; growth 500/s, 20,000,000/day, 1,000, failover;
   custom 1,000/s, 100,000,000/day, 1,000, failover.
 
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
+Environment: DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
 `
 
 function usageError(message: string): number {
