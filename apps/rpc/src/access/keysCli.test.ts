@@ -94,6 +94,8 @@ describe('uncle-rpc keys', () => {
       expect(await keys(...argv), argv.join(' ')).toMatchObject({ code: 2 })
     expect(await keys('create')).toMatchObject({ code: 2 })
     expect(await keys('create', '--plan', 'gold')).toMatchObject({ code: 2 })
+    expect((await keys('create', '--plan', 'gold')).err).toContain('unknown plan "gold": expected one of core, developer, team, growth, custom')
+    expect((await keys('create')).err).toContain('create needs --plan <core|developer|team|growth|custom>')
     expect(await keys('revoke', '0'.repeat(32))).toMatchObject({ code: 2, err: expect.stringContaining('no such key') })
     expect(await keys('set-plan', '0'.repeat(32), 'core')).toMatchObject({ code: 2 })
     expect(await keys('set-plan', '0'.repeat(32), 'gold')).toMatchObject({ code: 2 })

@@ -98,7 +98,8 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
   const write = (text: string) => process.stdout.write(text)
   if (name === 'create') {
     if (args.length > 0) return { usageError: `create takes no positional arguments, got "${args[0]}"` }
-    if (values.plan === undefined || !isApiKeyPlan(values.plan)) return { usageError: `create needs --plan <${plansList}>` }
+    if (values.plan === undefined) return { usageError: `create needs --plan <${plansList}>` }
+    if (!isApiKeyPlan(values.plan)) return { usageError: `unknown plan "${values.plan}": expected one of ${plansList.replaceAll('|', ', ')}` }
     const { rps, daily, batch } = limitFlags(values, false)
     const failover = onOff('--failover', values.failover)
     for (const flag of [rps, daily, batch, failover]) if (isError(flag)) return flag
