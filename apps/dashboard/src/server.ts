@@ -105,7 +105,8 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
   })
   api.use(express.json({ limit: '64kb' }))
   api.get('/config', (_req, res) => {
-    res.json({ signup: options.signup, rpcUrl: options.rpcUrl })
+    // Note: `email` says where emails go (`log`: written to the server's log, not sent), so the page gives the right hint.
+    res.json({ signup: options.signup, rpcUrl: options.rpcUrl, email: options.mailer.mode })
   })
   api.use('/', accountRoutes(deps))
   api.use('/', recoveryRoutes(deps))
