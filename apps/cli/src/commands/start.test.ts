@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { hashHeader, headerFromRpc } from '@uncle-rpc/chain'
 import { createDb, listApiKeys } from '@uncle-rpc/db'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
-import { freePort, repositoryRoot, runCli } from '@uncle-rpc/testing'
+import { freePort, repositoryRoot, runCli, startPostgresServer } from '@uncle-rpc/testing'
 import { demoKeyLabel, demoKeyPath } from '../demoKey.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
@@ -217,6 +217,30 @@ describe('npm start', () => {
       await fresh.drop()
     }
   }, 420_000)
+
+  test('behavior: a password-protected Postgres (as docker compose starts it): with the password in DATABASE_URL npm start comes up and its curl answers; without it, the message says authentication failed and how to fix it', async () => {
+    const server = await startPostgresServer({ password: 'postgres' })
+    const url = server.url('start_with_password')
+    try {
+      const refused = await runCli(['start', '--port', '0', '--node-port', '0', '--dashboard-port', '0'], {
+        env: { ...process.env, DATABASE_URL: url.replace('postgres:postgres@', 'postgres@') },
+      })
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain(`PostgreSQL at 127.0.0.1:${server.port} answered, but authentication failed for user "postgres"`)
+      expect(refused.stderr).toContain(`export DATABASE_URL=postgres://postgres:PASSWORD@127.0.0.1:${server.port}/start_with_password`)
+      expect(refused.stderr).not.toContain('not answering')
+      const started = await startUntilBanner('--port 0 --node-port 0 --dashboard-port 0', { DATABASE_URL: url, LOG_LEVEL: 'info', LOG_FORMAT: '' })
+      try {
+        expect(started.text, started.text.slice(-3000)).toMatch(/Stop: Ctrl-C/)
+        expect(await answerEveryCurl(started.text)).toHaveLength(1)
+      } finally {
+        await started.stop()
+        rmSync(demoKeyPath(join(repositoryRoot, '.uncle-rpc'), url), { force: true })
+      }
+    } finally {
+      await server.remove()
+    }
+  }, 240_000)
 
   test('error: the database dropped between two starts: the second start indexes it again, and its curl answers an uncle', async () => {
     const fresh = await createTestDatabase({ create: false })
