@@ -94,7 +94,7 @@ Overload:
                                    that error per message) until it catches up; 0 = never; default ${defaultMaxEventLoopLagMs}
 Limits:
   --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
-  --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
+  --max-batch-size <n>             batch entries → single -32600 "batch too large: at most <n> calls per batch"; default ${defaultLimits.maxBatchSize}
   --max-ws-message-bytes <n>       WebSocket message limit → close 1009; default ${defaultLimits.maxWsMessageBytes}
   --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
   --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}

@@ -63,7 +63,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('protocol', () => {
 
   test('error: batch over the limit is one -32600 batch too large', async () => {
     const batch = `[${Array.from({ length: 6 }, (_, i) => call(String(i))).join(',')}]`
-    expect(await post(url, batch)).toEqual({ status: 200, body: error('null', -32600, 'batch too large') })
+    expect(await post(url, batch)).toEqual({ status: 200, body: error('null', -32600, 'batch too large: at most 5 calls per batch') })
   })
 
   test('error: parse error, wrong jsonrpc, non-object entries', async () => {
