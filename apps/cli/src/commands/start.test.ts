@@ -68,6 +68,7 @@ describe('npm start', () => {
     database = await createTestDatabase({ create: false })
   })
   afterAll(async () => {
+    rmSync(demoKeyPath(join(repositoryRoot, '.uncle-rpc'), database.url), { force: true })
     await database.drop()
   })
 
@@ -274,6 +275,7 @@ describe('npm start', () => {
         await fresh.dropDatabase()
       }
     } finally {
+      rmSync(demoKeyPath(join(repositoryRoot, '.uncle-rpc'), fresh.url), { force: true })
       await fresh.drop()
     }
   }, 300_000)
