@@ -10,7 +10,7 @@ export type Command = {
  */
 export const commands: Record<string, Command> = {
   start: {
-    summary: 'run the whole system (migrations, sample node, indexer, RPC) and print how to query it',
+    summary: 'run the whole system (migrations, sample node, indexer, RPC, dashboard) and print how to query it',
     load: () => import('./commands/start.js'),
   },
   migrate: { summary: 'create the database if missing and apply migrations', load: () => import('./commands/migrate.js') },

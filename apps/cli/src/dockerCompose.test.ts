@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { parseNetworksConfig } from '@uncle-rpc/config'
+import { parseEnv, parseNetworksConfig } from '@uncle-rpc/config'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
@@ -11,6 +11,9 @@ import { commands } from './commands.js'
 type Service = { command?: string[]; image?: string; environment?: Record<string, string>; volumes?: string[]; ports?: string[] }
 const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> }
 const appServices = Object.entries(compose.services).filter(([, s]) => s.image === 'uncle-rpc:local')
+const composeText = readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8')
+/** A compose value as Docker reads it when the operator sets no variable: `${NAME:-default}` → default. */
+const withDefaults = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
 
 describe('docker-compose.yml', () => {
   test('default: runs the same parts as `npm start`', () => {
@@ -66,6 +69,32 @@ describe('docker-compose.yml', () => {
     const help = await runCli([name as string, '--help'])
     expect(help.code).toBe(0)
     for (const flag of args.filter((a) => a.startsWith('--'))) expect(help.stdout).toContain(flag)
+  })
+
+  test('behavior: Postgres and Redis are published on 127.0.0.1 unless the operator names another address', () => {
+    expect(compose.services.postgres?.ports?.map(withDefaults)).toEqual(['127.0.0.1:5432:5432'])
+    expect(compose.services.redis?.ports?.map(withDefaults)).toEqual(['127.0.0.1:6379:6379'])
+    expect(compose.services.postgres?.ports).toEqual(['${POSTGRES_BIND:-127.0.0.1}:5432:5432'])
+  })
+
+  test('behavior: npm start\'s default DATABASE_URL logs in to the compose Postgres (its user, password and published port), as the apps in compose do', () => {
+    const password = withDefaults(compose.services.postgres?.environment?.POSTGRES_PASSWORD ?? '')
+    expect(password).not.toBe('')
+    const local = new URL(parseEnv({}).DATABASE_URL)
+    expect([local.username, local.password, local.hostname, local.port]).toEqual(['postgres', password, '127.0.0.1', '5432'])
+    for (const [, s] of appServices) {
+      const url = new URL(withDefaults(s.environment?.DATABASE_URL ?? ''))
+      expect([url.username, url.password, url.hostname, url.pathname]).toEqual(['postgres', password, 'postgres', local.pathname])
+    }
+    expect(composeText).toContain('DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc')
+  })
+
+  test('behavior: the dashboard\'s development settings (open sign-up, emails to the log) are named as such in the file and in README', () => {
+    expect(compose.services.dashboard?.command).toContain('open')
+    expect(withDefaults(compose.services.dashboard?.environment?.SMTP_URL ?? 'unset')).toBe('')
+    expect(composeText).toMatch(/The dashboard runs with development settings: open sign-up and, without SMTP_URL, every email/)
+    const readme = readFileSync(join(repositoryRoot, 'README.md'), 'utf8')
+    expect(readme).toMatch(/compose's dashboard runs with development settings: open sign-up, and emails \(their links included\) written to its log/)
   })
 
   test('behavior: the mounted networks config is valid and points at the sample-node service', () => {

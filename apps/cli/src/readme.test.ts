@@ -2,7 +2,9 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { expect, test } from 'vitest'
+import { demoNetworksConfig } from '@uncle-rpc/config'
 import { firstColumn, headingAnchors, linkTargets, readDoc } from './_test/markdown.js'
+import { startBanner } from './startBanner.js'
 
 // Documentation claims that are cheap to check against the code: the command table (docs/cli.md)
 // is the CLI's own command list, every table and view of the schema is documented
@@ -57,4 +59,22 @@ test('behavior: every relative link in README.md and docs/ leads to a file and, 
     }
   }
   expect(broken).toEqual([])
+})
+
+test('behavior: README\'s sample banner is what `npm start` prints (startBanner), and --help names the dashboard among what start runs', async () => {
+  const banner = startBanner({
+    networks: demoNetworksConfig().networks,
+    sampleNode: new Set(['mainnet']),
+    rpcBase: 'http://127.0.0.1:8545',
+    key: '0f3c…',
+    keyCreated: true,
+    uncles: new Map([['mainnet', { blockNumber: 9996, blockHash: '0x…', index: 0 }]]),
+    dashboardUrl: 'http://127.0.0.1:8547/',
+    smtp: false,
+    metrics: { rpc: 'http://127.0.0.1:…/metrics', indexer: 'http://127.0.0.1:…/metrics' },
+    configPath: '/tmp/uncle-rpc-start-….json',
+  })
+  expect(readme).toContain(`\`\`\`\n${banner.trim()}\n\`\`\``)
+  const { stdout } = await runCli(['--help'])
+  expect(stdout).toMatch(/^ {2}start +.*dashboard/m)
 })

@@ -12,6 +12,29 @@ function place(url: string): string {
   return `${u.hostname}:${u.port || '5432'}`
 }
 
+// Note: 28P01 invalid_password, 28000 invalid_authorization_specification (pg_hba refused the user);
+// node-postgres itself throws "client password must be a string" when the server asks for a password
+// and the URL has none, before the server could say anything.
+const authCodes = new Set(['28P01', '28000'])
+const isAuthFailure = (error: unknown) =>
+  error instanceof Error && (authCodes.has((error as { code?: string }).code ?? '') || /password must be a string|SASL: SCRAM/.test(error.message))
+
+/** The message for a Postgres that answered but refused the login: what failed and how to fix it. */
+function authFailure(url: string, error: Error): string {
+  const u = new URL(url)
+  const user = decodeURIComponent(u.username) || 'postgres'
+  const example = new URL(url)
+  example.password = u.password === '' ? 'PASSWORD' : '<the right password>'
+  const reason = u.password === '' ? 'the server asks for a password and DATABASE_URL has none' : error.message
+  return [
+    `PostgreSQL at ${place(url)} answered, but authentication failed for user "${user}" (${reason}).`,
+    'Put the user\'s password in DATABASE_URL, e.g.',
+    `  export DATABASE_URL=${example.toString()}`,
+    "docker compose's Postgres has user postgres, password postgres (POSTGRES_PASSWORD): npm start's default URL,",
+    '  postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc, logs in to it.',
+  ].join('\n')
+}
+
 /**
  * Checks that PostgreSQL and Redis answer; for each one that does not, a message saying
  * exactly how to start it. Empty when both are up.
@@ -25,7 +48,7 @@ export async function checkServices(env: Env): Promise<string[]> {
     await client.connect()
   } catch (error) {
     problems.push(
-      [
+      isAuthFailure(error) ? authFailure(env.DATABASE_URL, error as Error) : [
         `PostgreSQL is not answering at ${place(env.DATABASE_URL)} (${describe(error)}). Start it with one of:`,
         '  docker compose up -d postgres redis',
         '  sudo pg_ctlcluster $(ls /etc/postgresql) main start        # Debian/Ubuntu local service',
@@ -52,7 +75,7 @@ export async function checkServices(env: Env): Promise<string[]> {
         : [
             `Redis is not answering at ${describeRedisTarget(target)} (${describe(error)}). Start it with one of:`,
             '  docker compose up -d postgres redis',
-            '  redis-server --daemonize yes --bind 127.0.0.1 --port 6379      # local service',
+            `  redis-server --daemonize yes --bind 127.0.0.1 --port ${new URL(target.url).port || '6379'}      # local service`,
             'or point REDIS_URL at your server.',
           ].join('\n'),
     )

@@ -19,7 +19,7 @@ plan is the plan of its keys. Keys made with \`uncle-rpc keys create\` belong to
   requests [--all]        open upgrade requests ("Upgrade to Growth", "Contact sales for Custom"),
                           newest first; --all includes granted ones. Grant with set-plan.
 
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
+Environment: DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
 `
 
 async function readStdin(): Promise<string> {

@@ -44,6 +44,25 @@ describe('dashboard API: keys', () => {
     expect((await findKeyPolicy(db, { keyHash: hashApiKey(apiKey) }))?.requestsPerSecond).toBe(10)
   })
 
+  test('behavior: a network with a publicUrl in the config shows its own address; the others stay under --rpc-url by path', async () => {
+    const own = await startTestDashboard(db, {
+      rpcUrl: 'https://rpc.example.com/',
+      networks: ['mainnet', 'sepolia'],
+      networkUrls: new Map([['mainnet', 'https://uncles.mycompany.com']]),
+    })
+    try {
+      const user = await signUp(own, 'own@example.com')
+      const created = await user.call('POST', '/keys', { name: 'wallet' })
+      const apiKey = created.body.apiKey as string
+      expect(created.body.endpoints).toEqual([
+        { network: 'mainnet', http: `https://uncles.mycompany.com/v3/${apiKey}`, ws: `wss://uncles.mycompany.com/ws/v3/${apiKey}` },
+        { network: 'sepolia', http: `https://rpc.example.com/sepolia/v3/${apiKey}`, ws: `wss://rpc.example.com/sepolia/ws/v3/${apiKey}` },
+      ])
+    } finally {
+      await own.close()
+    }
+  })
+
   test('behavior: rotate gives a new key with the same settings and revokes the old one; a revoked key cannot be changed', async () => {
     const created = await dev.call('POST', '/keys', { name: 'rotating' })
     const old = { id: (created.body.key as { id: number }).id, key: created.body.apiKey as string }

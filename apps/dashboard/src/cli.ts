@@ -12,7 +12,9 @@ export function run(argv: string[]): Promise<number | undefined> {
 
 async function serve(args: DashboardArgs, { env, logger }: CommandContext): Promise<number> {
   // Note: the same networks config as `uncle-rpc rpc`, so the endpoints shown are those it serves, indexed yet or not.
-  const networks = resolveNetworksConfig(env, args.config).networks.map((n) => n.name)
+  const config = resolveNetworksConfig(env, args.config)
+  const networks = config.networks.map((n) => n.name)
+  const networkUrls = new Map(config.networks.flatMap((n) => (n.publicUrl === undefined ? [] : [[n.name, n.publicUrl] as const])))
   const database = createDb({ url: env.DATABASE_URL, max: 4, logger, timeouts: args.db })
   const mailer = createMailer({ logger }, { smtpUrl: env.SMTP_URL, from: args.mailFrom })
   try {
@@ -25,6 +27,7 @@ async function serve(args: DashboardArgs, { env, logger }: CommandContext): Prom
         signup: args.signup,
         rpcUrl: args.rpcUrl,
         networks,
+        networkUrls,
         get publicUrl() {
           return publicUrl
         },

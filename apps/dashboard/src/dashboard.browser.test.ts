@@ -8,9 +8,10 @@ import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { createRpcServer, type RpcServer } from '@uncle-rpc/rpc'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import type { BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import { haveChromium, launchChromium, screenshotsDir } from './_test/browser.js'
 import { startTestDashboard, type TestDashboard } from './_test/client.js'
+import { createMailer } from './mail/mailer.js'
 
 // The developer's path in a real browser: sign up, verify the email by the emailed link (a real
 // SMTP server in-process), create a key, copy its endpoint, call it and get a real uncle (a
@@ -204,6 +205,76 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     expect(((await revoked.json()) as { error: { message: string } }).error.message).toBe('invalid project id')
   })
 
+  test('behavior: a first visit has no console error; a notice lines up with the card under it; "Check your email" once, the spam hint only when emails are sent; the Keys page has no stray text', async () => {
+    // Note: a first visit, signed out: the persistent profile's session is set aside and put back after.
+    const signedIn = await context.cookies()
+    onTestFinished(async () => {
+      await context.clearCookies()
+      await context.addCookies(signedIn)
+    })
+    await context.clearCookies()
+    const visit = await context.newPage()
+    const consoleErrors: string[] = []
+    visit.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text())
+    })
+    visit.on('pageerror', (error) => consoleErrors.push(error.message))
+    try {
+      await visit.goto(app.base)
+      await visit.getByRole('heading', { name: 'Sign in to your dashboard' }).waitFor()
+      await visit.waitForLoadState('networkidle')
+      expect(consoleErrors).toEqual([])
+
+      await visit.getByRole('button', { name: 'Create an account' }).click()
+      await visit.getByLabel('Email').fill('tidy@example.com')
+      await visit.getByLabel('Password').fill('a long password')
+      const seen = app.mail.received.length
+      await visit.getByRole('button', { name: 'Sign up' }).click()
+      await visit.getByRole('heading', { name: 'Check your email' }).waitFor()
+      await expect.poll(() => visit.getByRole('status').textContent()).toBe('Email sent')
+      const edges = await visit.evaluate<{ notice: number; card: number }>(
+        "(() => { const s = document.getElementById('status'); const c = document.querySelector('main .card'); return { notice: s.getBoundingClientRect().left + parseFloat(getComputedStyle(s).paddingLeft), card: c.getBoundingClientRect().left } })()",
+      )
+      expect(Math.abs(edges.notice - edges.card), JSON.stringify(edges)).toBeLessThan(2)
+      const checkText = await visit.locator('main').innerText()
+      expect(checkText.match(/check your email/gi)).toHaveLength(1)
+      expect(checkText).toContain('We sent a link to tidy@example.com')
+      expect(checkText).toContain('Look in your spam folder')
+      await shot(visit, '12-check-email')
+
+      await visit.goto(await mailedLink('tidy@example.com', seen))
+      await visit.getByRole('heading', { name: 'API keys' }).waitFor()
+      const keysText = await visit.locator('main').innerText()
+      expect(keysText).not.toMatch(/\b(null|undefined|NaN)\b|\[object /)
+      const lines = keysText.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+      expect(lines.slice(0, 4)).toEqual(['API keys', 'Signed in as tidy@example.com · plan core', 'New key', 'Key name'])
+      await shot(visit, '13-keys-text')
+    } finally {
+      await visit.close()
+    }
+
+    // Emails written to the log (no SMTP_URL): no spam folder to look in.
+    const logger = createLogger({ level: 'fatal', name: 'dashboard-test' })
+    const logged = await startTestDashboard(db, { rpcUrl: rpcBase, networks: [network], mailer: createMailer({ logger }, { from: 'dashboard <no-reply@example.com>' }) })
+    await context.clearCookies()
+    const logPage = await context.newPage()
+    try {
+      await logPage.goto(logged.base)
+      await logPage.getByRole('button', { name: 'Create an account' }).click()
+      await logPage.getByLabel('Email').fill('logged@example.com')
+      await logPage.getByLabel('Password').fill('a long password')
+      await logPage.getByRole('button', { name: 'Sign up' }).click()
+      await logPage.getByRole('heading', { name: 'Check your email' }).waitFor()
+      const text = await logPage.locator('main').innerText()
+      expect(text).not.toContain('spam')
+      expect(text).toContain('This server writes its emails to its log instead of sending them')
+      await shot(logPage, '14-check-email-log')
+    } finally {
+      await logPage.close()
+      await logged.close()
+    }
+  })
+
   test('behavior: usable at phone width: nothing wider than the screen, real buttons reachable', async () => {
     const small = await context.newPage()
     await small.setViewportSize({ width: 390, height: 844 })
@@ -218,6 +289,9 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
         await small.goto(`${app.base}/${route}`)
         await small.getByRole('heading', { name: heading, exact: true }).waitFor()
         expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+        // Nothing cut off inside a scrolling region either (the usage numbers' last columns were).
+        const clipped = await small.evaluate<string[]>("[...document.querySelectorAll('.table-wrap')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.getAttribute('aria-label'))")
+        expect(clipped, route).toEqual([])
         await small.screenshot({ path: join(screenshotsDir, `${file}.png`), fullPage: true })
       }
       // Every field has a label; every button has a name.

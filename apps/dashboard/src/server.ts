@@ -31,6 +31,8 @@ export type DashboardOptions = {
   rpcUrl: string
   /** The networks the RPC service serves (from the same networks config). */
   networks: readonly string[]
+  /** Each network's own address from the config (`publicUrl`), used instead of `rpcUrl` for its endpoints. */
+  networkUrls?: ReadonlyMap<string, string> | undefined
   /** The dashboard's own public base URL, for the links in emails (never taken from a request's Host). */
   publicUrl: string
   mailer: Mailer
@@ -87,6 +89,7 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
     signup: options.signup,
     rpcUrl: options.rpcUrl,
     networks: options.networks,
+    networkUrls: options.networkUrls ?? new Map(),
     maxKeys: options.maxKeys ?? defaultMaxKeys,
   }
   const app = express()
@@ -102,7 +105,8 @@ export function createDashboardServer({ db, logger }: { db: Db; logger: Logger }
   })
   api.use(express.json({ limit: '64kb' }))
   api.get('/config', (_req, res) => {
-    res.json({ signup: options.signup, rpcUrl: options.rpcUrl })
+    // Note: `email` says where emails go (`log`: written to the server's log, not sent), so the page gives the right hint.
+    res.json({ signup: options.signup, rpcUrl: options.rpcUrl, email: options.mailer.mode })
   })
   api.use('/', accountRoutes(deps))
   api.use('/', recoveryRoutes(deps))

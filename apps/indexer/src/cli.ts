@@ -56,7 +56,7 @@ ${dbTimeoutsUsage(defaultIndexerDbTimeouts)}
 ${metricsUsage}
   -h, --help
 
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc),
+Environment: DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc),
 REDIS_URL (default redis://127.0.0.1:6379; under Redis Sentinel
 redis+sentinel://[:password@]host:port[,host:port…]/<master name>[/<db>]), UNCLE_RPC_CONFIG, LOG_LEVEL.
 Run \`uncle-rpc migrate\` first.

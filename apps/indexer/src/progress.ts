@@ -3,8 +3,9 @@ export type NetworkProgress = {
   /** Blocks fetched and verified (each range fetches only what is not indexed yet). */
   blocks: number
   uncles: number
-  /** Rows this process wrote to `blocks`. */
+  /** Rows this process wrote to `blocks` and to `uncles` (a block another writer stored first is not counted). */
   written: number
+  unclesWritten: number
   /** Blocks in the recent window and when it started, for a current (not lifetime) rate. */
   windowBlocks: number
   windowStart: number
@@ -14,7 +15,7 @@ export type Progress = {
   /** `source` and `reorgs` are for the metrics (metrics.ts); the progress log counts blocks. */
   recordRange(
     network: string,
-    result: { blocks: number; uncles: number; written?: number; ms: number; source?: 'era1' | 'rpc'; reorgs?: number },
+    result: { blocks: number; uncles: number; written?: number; unclesWritten?: number; ms: number; source?: 'era1' | 'rpc'; reorgs?: number },
   ): void
   /** Blocks per second over the window since the last call, then starts a new window. */
   takeRate(network: string, now?: number): number
@@ -27,7 +28,7 @@ export function createProgress(): Progress {
   const get = (network: string) => {
     let p = byNetwork.get(network)
     if (!p) {
-      p = { blocks: 0, uncles: 0, written: 0, windowBlocks: 0, windowStart: Date.now() }
+      p = { blocks: 0, uncles: 0, written: 0, unclesWritten: 0, windowBlocks: 0, windowStart: Date.now() }
       byNetwork.set(network, p)
     }
     return p
@@ -39,6 +40,7 @@ export function createProgress(): Progress {
       p.blocks += result.blocks
       p.uncles += result.uncles
       p.written += result.written ?? result.blocks
+      p.unclesWritten += result.unclesWritten ?? result.uncles
       p.windowBlocks += result.blocks
     },
     takeRate(network, now = Date.now()) {

@@ -119,8 +119,10 @@ export async function startIndexer(
         network: name,
         state: runner.state,
         blocks_per_s: Math.round(rate),
-        blocks_indexed: p.blocks,
-        uncles_found: p.uncles,
+        // Note: what this process stored; blocks fetched again (another writer stored them first) are blocks_fetched.
+        blocks_indexed: p.written,
+        uncles_found: p.unclesWritten,
+        blocks_fetched: p.blocks,
         indexed_height: last?.indexedHeight.toString(),
         target: last?.target.toString(),
         eta: last ? formatEta(last.remaining, rate) : 'unknown',
@@ -141,9 +143,10 @@ export async function startIndexer(
           deps.logger.info({
             msg: 'indexer stopped',
             network: runner.config.name,
-            blocks_indexed: p.blocks,
+            blocks_indexed: p.written,
             blocks_written: p.written,
-            uncles_found: p.uncles,
+            uncles_found: p.unclesWritten,
+            blocks_fetched: p.blocks,
             // Note: resident-set high-water mark of the whole process (the verification thread included).
             peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
           })

@@ -52,13 +52,14 @@ export const defaultReadyTimeoutMs = 1000
 export const usage = `Usage: uncle-rpc rpc [--config <file>] [--port <p>] [--host <addr>] [flags]
 
 Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
-  HTTP       POST /v3/<API_KEY>          network from the Host name: mainnet.example.com → mainnet
+  HTTP       POST /v3/<API_KEY>          network from the Host: a network's "hosts" in the config, else
+                                         the first label (mainnet.example.com → mainnet)
              POST /<network>/v3/<API_KEY>
   WebSocket  /ws/v3/<API_KEY>, /<network>/ws/v3/<API_KEY>
   GET /health (process up), GET /ready (200 when Postgres, Redis and the partners answer and a
   network is indexed, else 503; the body names what is degraded: postgres, index, redis,
   partner:<network>, replicas; details only on the admin port, --metrics-port)
-A Host without a network label (an IP address, "localhost") means the only network when one is served.
+With one network served, every Host is that network.
 Create keys with \`uncle-rpc keys create --plan core\`.
 
 Flags:
@@ -94,7 +95,7 @@ Overload:
                                    that error per message) until it catches up; 0 = never; default ${defaultMaxEventLoopLagMs}
 Limits:
   --max-body-bytes <n>             HTTP body limit → 413; default ${defaultLimits.maxBodyBytes} (5 MiB)
-  --max-batch-size <n>             batch entries → single -32600 "batch too large"; default ${defaultLimits.maxBatchSize}
+  --max-batch-size <n>             batch entries → single -32600 "batch too large: at most <n> calls per batch"; default ${defaultLimits.maxBatchSize}
   --max-ws-message-bytes <n>       WebSocket message limit → close 1009; default ${defaultLimits.maxWsMessageBytes}
   --ws-idle-timeout-ms <n>         close a WebSocket silent this long; default ${defaultLimits.wsIdleTimeoutMs}
   --ws-ping-interval-ms <n>        ping period; no pong by the next ping → dropped; default ${defaultLimits.wsPingIntervalMs}

@@ -6,7 +6,7 @@ describe('parseEnv', () => {
     expect(parseEnv({})).toMatchInlineSnapshot(`
       {
         "DATABASE_READ_URL": [],
-        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/uncle_rpc",
+        "DATABASE_URL": "postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc",
         "LOG_FORMAT": "auto",
         "LOG_LEVEL": "info",
         "REDIS_URL": "redis://127.0.0.1:6379",

@@ -39,7 +39,7 @@ const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value)
 const envSchema = z.object({
   DATABASE_URL: z.preprocess(
     unsetIfEmpty,
-    urlWithScheme(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/uncle_rpc'),
+    urlWithScheme(['postgres:', 'postgresql:']).default('postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc'),
   ),
   DATABASE_READ_URL: z.preprocess(
     (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((u) => u.trim()) : undefined),
@@ -54,7 +54,7 @@ const envSchema = z.object({
 
 /** The process environment uncle-rpc reads, validated, with defaults applied. */
 export type Env = Readonly<{
-  /** Postgres connection string. Default `postgres://postgres@127.0.0.1:5432/uncle_rpc`. */
+  /** Postgres connection string. Default `postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc`. */
   DATABASE_URL: string
   /** Read replicas of DATABASE_URL (comma-separated in the variable); the RPC reads uncles and blocks from them. Default none. */
   DATABASE_READ_URL: readonly string[]

@@ -16,3 +16,4 @@ export { defaultSentinelPort, describeRedisTarget, parseRedisUrl, RedisUrlError 
 export type { RedisConnectionOptions, RedisTuning } from './redisClient.js'
 export { createRedisClient, oneShotTuning, producerTuning, redisOptions, warnUnlessNoEviction, workerTuning } from './redisClient.js'
 export { redisKeyPrefix } from './redisKeyPrefix.js'
+export { endpointUrls, networkBaseUrl } from './endpoints.js'

@@ -129,6 +129,29 @@ describe('parseNetworksConfig', () => {
     )
   })
 
+  test('args: hosts (lowercased, a trailing dot dropped) and publicUrl', () => {
+    const config = parseNetworksConfig(
+      { networks: [{ ...mainnet, hosts: ['Mainnet.RPC.example.com.', 'uncles.mycompany.com', '10.0.0.5'], publicUrl: 'https://uncles.mycompany.com' }] },
+      'x',
+    )
+    expect(config.networks[0]?.hosts).toEqual(['mainnet.rpc.example.com', 'uncles.mycompany.com', '10.0.0.5'])
+    expect(config.networks[0]?.publicUrl).toBe('https://uncles.mycompany.com')
+  })
+
+  test('error: two networks claiming one host, patterns, ports, bad publicUrl', () => {
+    const sepolia = { ...mainnet, name: 'sepolia', chainId: 11155111 }
+    expect(problems({ networks: [{ ...mainnet, hosts: ['rpc.example.com'] }, { ...sepolia, hosts: ['a.example.com', 'RPC.example.com'] }] })).toContain(
+      'networks[1].hosts[1]: "rpc.example.com" is already networks[0]\'s ("mainnet"): a host serves one network',
+    )
+    expect(problems({ networks: [{ ...mainnet, hosts: ['*.example.com'] }] })).toContain(
+      'networks[0].hosts[0]: "*.example.com": patterns are not supported; list each host name',
+    )
+    expect(problems({ networks: [{ ...mainnet, hosts: ['rpc.example.com:8545'] }] })).toContain('without scheme, port or path')
+    expect(problems({ networks: [{ ...mainnet, hosts: [] }] })).toContain('networks[0].hosts: expected at least one host name')
+    expect(problems({ networks: [{ ...mainnet, publicUrl: 'ws://rpc.example.com' }] })).toContain('networks[0].publicUrl: expected an http://, https:// URL')
+    expect(problems({ networks: [{ ...mainnet, publicUrl: 'https://rpc.example.com/?key=1' }] })).toContain('networks[0].publicUrl: expected a base URL')
+  })
+
   test('error: shape', () => {
     expect(problems({})).toContain('networks: expected an array of networks')
     expect(problems({ networks: [] })).toContain('networks: expected at least one network')

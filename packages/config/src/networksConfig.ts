@@ -4,7 +4,8 @@ import { ConfigError, formatIssues } from './issues.js'
 
 // The networks config file operators write and script against. Its format is a contract:
 // {"networks":[{"name":"mainnet","chainId":1,"rpcUrl":"http://…","fromBlock":0,"toBlock":15537393,
-//   "confirmations":64,"partnerUrl":"http://…","era1":"/data/era1","era1Roots":"roots.txt"}]}
+//   "confirmations":64,"partnerUrl":"http://…","era1":"/data/era1","era1Roots":"roots.txt",
+//   "hosts":["mainnet.rpc.example.com"],"publicUrl":"https://mainnet.rpc.example.com"}]}
 // Unknown keys are errors at every level, so a typo ("rpcURL") fails loudly instead of being ignored.
 
 /** Confirmations used when a network does not set them: 64 blocks, two beacon-chain epochs (mainnet finality) and far past any PoW-era reorg. */
@@ -33,6 +34,26 @@ function url(schemes: readonly string[]) {
   }, expected)
 }
 
+// Note: exact names only, no `*.example.com` patterns: two patterns (or a pattern and a name) can
+// overlap in ways no start-up check sees, and a host matched by accident would answer from another
+// chain's index. A wrong answer is worse than a 404, so each address is listed.
+const hostNameRe = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
+
+const hostName = z
+  .string({ error: 'expected a host name such as "mainnet.rpc.example.com"' })
+  .transform((value) => value.toLowerCase().replace(/\.$/, ''))
+  .superRefine((value, ctx) => {
+    if (value.includes('*')) ctx.addIssue({ code: 'custom', message: `"${value}": patterns are not supported; list each host name` })
+    else if (value.includes('/') || value.includes(':'))
+      ctx.addIssue({ code: 'custom', message: `"${value}": expected a host name alone, without scheme, port or path (the port is ignored when matching)` })
+    else if (!hostNameRe.test(value)) ctx.addIssue({ code: 'custom', message: `"${value}": expected a host name such as "mainnet.rpc.example.com"` })
+  })
+
+const publicUrl = url(['http:', 'https:']).refine((value) => {
+  const u = new URL(value)
+  return u.search === '' && u.hash === '' && u.username === '' && u.password === ''
+}, 'expected a base URL without query, fragment or credentials, such as "https://mainnet.rpc.example.com"')
+
 const networkSchema = z
   .strictObject({
     name: z.string({ error: 'expected a string' }).regex(dnsLabelRe, {
@@ -46,6 +67,8 @@ const networkSchema = z
     partnerUrl: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
     era1: z.string({ error: 'expected a directory or an http(s):// base URL' }).min(1).optional(),
     era1Roots: z.string({ error: 'expected the path of a roots file' }).min(1).optional(),
+    hosts: z.array(hostName, { error: 'expected an array of host names' }).min(1, { error: 'expected at least one host name' }).optional(),
+    publicUrl: publicUrl.optional(),
   })
   .superRefine((network, ctx) => {
     if (network.rpcUrl === undefined && network.era1 === undefined)
@@ -66,7 +89,18 @@ const configSchema = z
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, number>()
+    const hostOwner = new Map<string, number>()
     config.networks.forEach((network, i) => {
+      network.hosts?.forEach((host, j) => {
+        const owner = hostOwner.get(host)
+        if (owner === undefined) hostOwner.set(host, i)
+        else
+          ctx.addIssue({
+            code: 'custom',
+            path: ['networks', i, 'hosts', j],
+            message: owner === i ? `"${host}" is listed twice` : `"${host}" is already networks[${owner}]'s ("${config.networks[owner]?.name}"): a host serves one network`,
+          })
+      })
       const first = seen.get(network.name)
       if (first !== undefined)
         ctx.addIssue({
@@ -104,6 +138,13 @@ export type NetworkConfig = Readonly<{
    * self-consistency checks only.
    */
   era1Roots?: string
+  /**
+   * The host names (lowercase, no port) whose requests to `/v3/<KEY>` are this network's. Absent:
+   * the Host's first label names the network. With one network, every host is that network.
+   */
+  hosts?: readonly string[]
+  /** The base URL users call for this network (`https://mainnet.rpc.example.com`), shown by the dashboard and `npm start`. */
+  publicUrl?: string
 }>
 
 export type NetworksConfig = Readonly<{ networks: readonly NetworkConfig[] }>

@@ -189,11 +189,11 @@ describe('batch', () => {
   })
 
   test('error: batch too large (handler limit, per-call override)', async () => {
-    const tooLarge = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}'
+    const tooLarge = (limit: number) => `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large: at most ${limit} calls per batch"}}`
     const four = `[${[1, 2, 3, 4].map((id) => call('echo', String(id))).join(',')}]`
-    expect(await handle(four)).toBe(tooLarge)
+    expect(await handle(four)).toBe(tooLarge(3))
     expect(await handler.handle(four, newContext(), { maxBatchSize: 4 })).toMatch(/^\[(\{[^{}]*\},?){4}\]$/)
-    expect(await handler.handle(`[${call('echo')},${call('echo')}]`, newContext(), { maxBatchSize: 1 })).toBe(tooLarge)
+    expect(await handler.handle(`[${call('echo')},${call('echo')}]`, newContext(), { maxBatchSize: 1 })).toBe(tooLarge(1))
   })
 
   test('behavior: handleMessage takes a message parsed once by the caller', async () => {

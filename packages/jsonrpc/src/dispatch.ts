@@ -99,8 +99,9 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return settle(rawId, result, context, tally, bytes)
   }
 
-  function batchTooLarge(entries: readonly ParsedEntry[]): string {
-    if (!geth) return errorResponse('null', batchTooLargeError)
+  function batchTooLarge(entries: readonly ParsedEntry[], limit: number): string {
+    // Note: the limit in force (the server's, or the key's plan's) is said, so a client knows how to split.
+    if (!geth) return errorResponse('null', new InvalidRequestError(`batch too large: at most ${limit} calls per batch`))
     // Note: geth answers with an array of one, carrying the id of the batch's first call.
     let rawId = 'null'
     for (const entry of entries) {
@@ -123,7 +124,8 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     }
     const { entries } = message
     if (entries.length === 0) return { body: emptyBatchBody, found: 0, nulls: 0, errors: 1 }
-    if (entries.length > (options?.maxBatchSize ?? defaultMaxBatchSize)) return { body: batchTooLarge(entries), found: 0, nulls: 0, errors: 1 }
+    const limit = options?.maxBatchSize ?? defaultMaxBatchSize
+    if (entries.length > limit) return { body: batchTooLarge(entries, limit), found: 0, nulls: 0, errors: 1 }
     // Note: batch entries are never bytes (bytes: false), so each response is text or none.
     return Promise.all(entries.map((entry) => run(entry, context, tally, false) as string | undefined | Promise<string | undefined>)).then((responses) => ({
       body: batchBody(responses),

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -101,7 +101,7 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
   throw new Error(`postgres on port ${port} did not become ready: ${log()}`)
 }
 
-function serve(dataDir: string, port: number): Promise<PostgresServer> {
+function serve(dataDir: string, port: number, password?: string): Promise<PostgresServer> {
   let child: ChildProcess
   let log = ''
   const start = async () => {
@@ -133,7 +133,7 @@ function serve(dataDir: string, port: number): Promise<PostgresServer> {
   return start().then(() => ({
     port,
     dataDir,
-    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    url: (database = 'postgres') => `postgres://postgres${password === undefined ? '' : `:${encodeURIComponent(password)}`}@127.0.0.1:${port}/${database}`,
     stop,
     restart: start,
     freeze() {
@@ -158,11 +158,23 @@ function newDataDir(label: string): string {
   return dir
 }
 
-/** A new PostgreSQL server (initdb, trust auth, replication allowed from 127.0.0.1) on a free port. */
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * A new PostgreSQL server (initdb, replication allowed from 127.0.0.1) on a free port: trust auth, or
+ * with `password`, scram-sha-256 for user postgres as docker's postgres image sets it up (its url() carries the password).
+ */
+export async function startPostgresServer(options: { password?: string } = {}): Promise<PostgresServer> {
   const dataDir = newDataDir('primary')
-  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
-  return serve(dataDir, await freePort())
+  if (options.password === undefined) run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
+  else {
+    const pwfile = join(dataDir, '..', `${dataDir.split('/').pop()}.pw`)
+    writeFileSync(pwfile, `${options.password}\n`, { mode: 0o644 })
+    try {
+      run('initdb', ['-D', dataDir, '-A', 'scram-sha-256', '--pwfile', pwfile, '-U', 'postgres', '--no-sync'])
+    } finally {
+      rmSync(pwfile, { force: true })
+    }
+  }
+  return serve(dataDir, await freePort(), options.password)
 }
 
 /** A streaming replica of `primary` (pg_basebackup -R) on its own port, in hot-standby mode. */

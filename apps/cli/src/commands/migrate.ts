@@ -8,7 +8,7 @@ Creates the database if it does not exist, then applies the pending migrations f
 repository's migrations/ folder. Safe to run again, and from several processes at once.
 
 Flags:
-  --database-url <url>  postgres:// URL; default $DATABASE_URL, else postgres://postgres@127.0.0.1:5432/uncle_rpc
+  --database-url <url>  postgres:// URL; default $DATABASE_URL, else postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc
   -h, --help
 `
 

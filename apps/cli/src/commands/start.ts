@@ -1,9 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createLogger, demoNetworksConfig, demoSampleNodeUrl, type Env, formatLogLine, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { createDb, latestUncle, migrateDatabase } from '@uncle-rpc/db'
+import { demoKey, demoKeyPath } from '../demoKey.js'
+import { startBanner, usesBundledNode } from '../startBanner.js'
 import { parseMetrics, type Sample } from '@uncle-rpc/metrics'
 import { sleep, untilSignal } from '@uncle-rpc/process'
 import { createLiveBlock, type LiveBlock } from '../liveBlock.js'
@@ -14,9 +16,11 @@ import { type Child, ChildExitedError, startChild, stopChildren } from '../super
 const usage = `Usage: uncle-rpc start [--config <file>] [--port <p>]   (npm start)
 
 Starts the whole system on one machine: applies migrations, starts the bundled sample node on
-a synthetic chain (only when no config names real upstreams), the indexer, the RPC server and
-the developer dashboard (open sign-up, on 127.0.0.1), creates a demo API key, and prints the
-HTTP and WebSocket URLs with a ready curl command and the dashboard's URL.
+a synthetic chain (for the demo network, and for the networks of a config whose rpcUrl is
+http://127.0.0.1:<--node-port>), the indexer, the RPC server and the developer dashboard (open
+sign-up, on 127.0.0.1), makes a demo API key (kept in .uncle-rpc/ and reused by the next start
+while it is live), and prints every network's HTTP and WebSocket URLs with a curl that answers,
+the dashboard's URL and the \`status\` command that reads the same config.
 On a terminal, logs are readable lines and one live line per network shows indexed / target,
 blocks/s, ETA and requests/s (the indexer's and the rpc's metrics); otherwise, or with
 --log-format json, logs are JSON lines. Ctrl-C stops everything.
@@ -120,8 +124,12 @@ export async function run(argv: string[]): Promise<number> {
   logger.info({ msg: 'database ready', database: migrated.database, applied: migrated.applied })
 
   let config = resolveNetworksConfig(env, values.config)
-  // The bundled sample node runs only for the demo config (no config names real upstreams).
-  const usesSampleNode = values.config === undefined && env.UNCLE_RPC_CONFIG === undefined
+  const configPath = values.config ?? env.UNCLE_RPC_CONFIG
+  // The bundled sample node runs for the demo config, and for a config whose networks point at it
+  // (http://127.0.0.1:<--node-port>), so a config can keep the demo network and add others.
+  const demo = configPath === undefined
+  const nodePort = values['node-port']
+  const sampleNode = new Set(demo ? config.networks.map((n) => n.name) : config.networks.filter((n) => usesBundledNode(n, nodePort)).map((n) => n.name))
   // On a terminal the children log JSON to us, and we print readable lines above the live view.
   const block = process.stdout.isTTY === true && env.LOG_FORMAT !== 'json' ? createLiveBlock((text) => process.stdout.write(text)) : undefined
   const say = (text: string) => (block === undefined ? process.stdout.write(text) : block.log(text))
@@ -134,31 +142,33 @@ export async function run(argv: string[]): Promise<number> {
         }
   const childEnv = { ...process.env, LOG_LEVEL: env.LOG_LEVEL, LOG_FORMAT: block === undefined ? env.LOG_FORMAT : 'json' }
   let stopLive = () => {}
-  let configArgs = values.config ? ['--config', values.config] : []
   const effectiveConfig = join(tmpdir(), `uncle-rpc-start-${process.pid}.json`)
+  const runConfig = configPath === undefined ? effectiveConfig : resolve(configPath)
+  const configArgs = () => ['--config', runConfig]
   const children: Child[] = []
   const stopped = untilSignal()
   // Startup waits give up when a signal arrives (children are stopped in `finally`).
   const untilStopped = <T>(promise: Promise<T>): Promise<T> =>
     Promise.race([promise, stopped.then((signal): never => { throw new ChildExitedError(`stopped by ${signal} while starting`) })])
   try {
-    if (usesSampleNode) {
-      const node = startChild('sample-node', ['sample-node', '--port', values['node-port']], childEnv, onLogLine)
+    if (sampleNode.size > 0) {
+      const node = startChild('sample-node', ['sample-node', '--port', nodePort], childEnv, onLogLine)
       children.push(node)
       const line = await untilStopped(node.waitForLine(/^sample-node listening on (http:\/\/\S+)/m))
-      // Note: the node may be on another port than the demo default; the others get its real URL.
-      config = demoNetworksConfig(line[1] as string)
-      writeFileSync(effectiveConfig, JSON.stringify(config))
-      configArgs = ['--config', effectiveConfig]
+      if (demo) {
+        // Note: the node may be on another port than the demo default; the others get its real URL.
+        config = demoNetworksConfig(line[1] as string)
+        writeFileSync(effectiveConfig, JSON.stringify(config))
+      }
     }
-    const indexer = startChild('indexer', ['indexer', ...configArgs, '--metrics-port', '0'], childEnv, onLogLine)
-    const rpc = startChild('rpc', ['rpc', ...configArgs, '--port', values.port, '--metrics-port', '0'], childEnv, onLogLine)
+    const indexer = startChild('indexer', ['indexer', ...configArgs(), '--metrics-port', '0'], childEnv, onLogLine)
+    const rpc = startChild('rpc', ['rpc', ...configArgs(), '--port', values.port, '--metrics-port', '0'], childEnv, onLogLine)
     children.push(indexer, rpc)
     const listening = await untilStopped(rpc.waitForLine(/^rpc listening on http:\/\/(\S+?)\/v3\/<API_KEY>/m))
     const base = listening[1] as string
     const dashboard = startChild(
       'dashboard',
-      ['dashboard', ...configArgs, '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
+      ['dashboard', ...configArgs(), '--port', values['dashboard-port'], '--signup', 'open', '--rpc-url', `http://${base}`],
       childEnv,
       onLogLine,
     )
@@ -170,36 +180,27 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (block !== undefined) stopLive = showLiveStatus(block, metrics, config.networks.map((n) => n.name))
 
-    const keys = startChild('keys', ['keys', 'create', '--plan', 'growth', '--label', 'npm start demo'], childEnv, onLogLine)
-    const keyLine = await untilStopped(keys.waitForLine(/^([0-9a-zA-Z_-]{20,})\s*$/m))
-    const key = keyLine[1] as string
-    await keys.exited
+    const database = createDb({ url: env.DATABASE_URL, max: 1 })
+    const { key, created } = await untilStopped(demoKey(database.db, demoKeyPath(join(process.cwd(), '.uncle-rpc'), env.DATABASE_URL))).finally(() => database.close())
 
-    const network = config.networks[0]?.name ?? 'mainnet'
-    const uncle = await Promise.race([waitForUncle(env, network, children), stopped.then(() => null)])
-    if (uncle) {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_getUncleByBlockHashAndIndex',
-        params: [uncle.blockHash, `0x${uncle.index.toString(16)}`],
-      })
+    const found = await Promise.race([
+      Promise.all(config.networks.map(async (n) => [n.name, await waitForUncle(env, n.name, children)] as const)),
+      stopped.then(() => null),
+    ])
+    if (found) {
       say(
-        [
-          '',
-          `uncle-rpc is running: network "${network}"${usesSampleNode ? ' indexed from the bundled sample node (synthetic chain)' : ''}`,
-          `  HTTP       http://${base}/v3/${key}`,
-          `  WebSocket  ws://${base}/ws/v3/${key}`,
-          `  demo key   ${key} (plan growth; manage keys with: npx uncle-rpc keys list)`,
-          `  Dashboard  ${dashboardUrl}  (sign up, create keys, see usage; ${env.SMTP_URL === undefined ? 'without SMTP_URL its emails, links included, are in the log above' : 'emails via SMTP_URL'})`,
-          '',
-          `An uncle of block ${uncle.blockNumber}:`,
-          `  curl -s -X POST -H 'Content-Type: application/json' --data '${body}' http://${base}/v3/${key}`,
-          '',
-          `Metrics (Prometheus): ${metrics.rpc} (rpc), ${metrics.indexer} (indexer)`,
-          'Progress: npx uncle-rpc status      Stop: Ctrl-C',
-          '',
-        ].join('\n'),
+        startBanner({
+          networks: config.networks,
+          sampleNode,
+          rpcBase: `http://${base}`,
+          key,
+          keyCreated: created,
+          uncles: new Map(found),
+          dashboardUrl,
+          smtp: env.SMTP_URL !== undefined,
+          metrics,
+          configPath: runConfig,
+        }),
       )
     }
     let stopping = false

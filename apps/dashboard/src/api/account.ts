@@ -36,7 +36,7 @@ export function accountRoutes(deps: ApiDeps): Router {
       if (existing !== null && existing.disabledAt === null && existing.passwordHash !== null)
         await links.send(existing.id, 'reset', (link) => alreadyRegisteredEmail(existing.email, link))
     }
-    res.status(202).json({ ok: true, message: `Check your email: we sent a link to ${email}` })
+    res.status(202).json({ ok: true, message: `We sent a link to ${email}` })
   })
 
   router.post('/signin', async (req: Request, res: Response) => {
@@ -68,9 +68,11 @@ export function accountRoutes(deps: ApiDeps): Router {
     res.json({ ok: true })
   })
 
-  router.get('/session', signedIn(deps), (_req: Request, res: Response) => {
-    const session = sessionOf(res)
-    res.json({ account: accountView(session), csrfToken: session.csrfToken })
+  // Note: signed out is an answer here, not an error (200 with a null account): the page asks on every
+  // load, and a 401 would be a console error for every visitor who has not signed in.
+  router.get('/session', async (req: Request, res: Response) => {
+    const session = await sessions.read(req)
+    res.json(session === null ? { account: null, csrfToken: null } : { account: accountView(session), csrfToken: session.csrfToken })
   })
 
   // Password change: the current password is checked (wrong ones count as failed sign-ins); every

@@ -24,6 +24,8 @@ export type ApiDeps = {
   rpcUrl: string
   /** The networks the RPC service serves (its networks config), in its order. */
   networks: readonly string[]
+  /** Each network's own address from the config (`publicUrl`), used instead of `rpcUrl` for its endpoints. */
+  networkUrls: ReadonlyMap<string, string>
   /** Most live keys per account. */
   maxKeys: number
 }

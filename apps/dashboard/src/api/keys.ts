@@ -71,7 +71,7 @@ export function keyRoutes(deps: ApiDeps): Router {
     if (row === null) throw new ApiError(404, 'no such key')
     const names = row.networks ?? networkNames()
     // Note: the only time the full key leaves the server; the endpoints carry it, ready to copy.
-    res.status(201).json({ key: keyView(row), apiKey: key, endpoints: endpointsFor(deps.rpcUrl, names, key), ...secret })
+    res.status(201).json({ key: keyView(row), apiKey: key, endpoints: endpointsFor(deps.rpcUrl, names, key, deps.networkUrls), ...secret })
   }
 
   // Paged by id: `?limit=50&after=<last id of the previous page>`; `nextAfter` is null on the last page.
@@ -99,7 +99,7 @@ export function keyRoutes(deps: ApiDeps): Router {
 
   router.get('/:id', async (req: Request, res: Response) => {
     const key = await owned(res, keyId(req.params.id))
-    res.json({ key: keyView(key), endpoints: endpointsFor(deps.rpcUrl, key.networks ?? networkNames(), '<API_KEY>') })
+    res.json({ key: keyView(key), endpoints: endpointsFor(deps.rpcUrl, key.networks ?? networkNames(), '<API_KEY>', deps.networkUrls) })
   })
 
   router.patch('/:id', async (req: Request, res: Response) => {

@@ -11,8 +11,8 @@ import { renderUsage } from './views/usage.js'
 
 const main = document.getElementById('main')
 const nav = document.getElementById('nav')
-/** @type {{ account: {email: string, plan: string, emailVerified: boolean} | null, config: {signup: string, rpcUrl: string} }} */
-const state = { account: null, config: { signup: 'invite', rpcUrl: '' } }
+/** @type {{ account: {email: string, plan: string, emailVerified: boolean} | null, config: {signup: string, rpcUrl: string, email: string} }} */
+const state = { account: null, config: { signup: 'invite', rpcUrl: '', email: 'smtp' } }
 
 function setSignedIn(account, csrfToken) {
   state.account = account
@@ -53,7 +53,7 @@ async function route() {
     return focusMain()
   }
   if (state.account === null) {
-    renderAuth(view, { signupOpen: state.config.signup === 'open', onSignedIn })
+    renderAuth(view, { signupOpen: state.config.signup === 'open', emailToLog: state.config.email === 'log', onSignedIn })
     main.replaceChildren(view)
     return focusMain()
   }
@@ -125,7 +125,7 @@ async function start() {
   state.config = await api('/config')
   try {
     const session = await api('/session')
-    setSignedIn(session.account, session.csrfToken)
+    if (session.account !== null) setSignedIn(session.account, session.csrfToken)
   } catch (error) {
     if (!(error instanceof ApiFailure) || error.status !== 401) say(error.message, 'error')
   }

@@ -24,7 +24,7 @@ export type IndexEpochDeps = Pick<ChainWriterDeps, 'db' | 'logger'> & {
 export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<IndexRangeResult> {
   const { network } = job
   const gaps = await findGaps(deps.db, { network, from: job.from, to: job.to })
-  if (gaps.length === 0) return { blocks: 0, uncles: 0, written: 0, reorgs: 0 }
+  if (gaps.length === 0) return { blocks: 0, uncles: 0, written: 0, unclesWritten: 0, reorgs: 0 }
   const ref: Era1FileRef = { epoch: job.epoch, name: job.file, startNumber: job.from, count: Number(job.to - job.from + 1n) }
   const t0 = performance.now()
   const bytes = await deps.store.read(ref)
@@ -57,6 +57,7 @@ export async function indexEpoch(deps: IndexEpochDeps, job: EpochJob): Promise<I
     blocks: blocks.length,
     uncles: blocks.reduce((n, b) => n + b.uncles.length, 0),
     written: outcome.written,
+    unclesWritten: outcome.unclesWritten,
     reorgs: 0,
   }
 }

@@ -110,6 +110,7 @@ export function startTipFollower(deps: TipFollowerDeps, options: TipFollowerOpti
         blocks: result.written,
         written: result.written,
         uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0),
+        unclesWritten: result.unclesWritten,
         ms: performance.now() - started,
         reorgs: result.reorg !== undefined && result.reorg.replaced > 0 ? 1 : 0,
       })

@@ -6,7 +6,8 @@ import { type ChainTarget, type ChainWriterDeps, consecutiveRuns } from '../writ
 import { ingestBlocks } from './ingest.js'
 
 export type IndexRangeDeps = ChainWriterDeps & { target: ChainTarget }
-export type IndexRangeResult = { blocks: number; uncles: number; written: number; reorgs: number }
+/** Blocks and uncles fetched and verified; `written` and `unclesWritten`: those this job inserted. */
+export type IndexRangeResult = { blocks: number; uncles: number; written: number; unclesWritten: number; reorgs: number }
 
 /**
  * Indexes the blocks of `[from, to]` not yet in the database: fetch, verify, then write each run
@@ -21,18 +22,20 @@ export async function indexRange(deps: IndexRangeDeps, job: RangeJob): Promise<I
   const gaps = await findGaps(deps.db, { network: job.network, from: job.from, to: job.to })
   const numbers: bigint[] = []
   for (const gap of gaps) for (let n = gap.from; n <= gap.to; n++) numbers.push(n)
-  if (numbers.length === 0) return { blocks: 0, uncles: 0, written: 0, reorgs: 0 }
+  if (numbers.length === 0) return { blocks: 0, uncles: 0, written: 0, unclesWritten: 0, reorgs: 0 }
 
   const { blocks, rejected, unfetched } = await fetchRange(deps.upstream, numbers)
   blocks.sort((a, b) => (a.header.number < b.header.number ? -1 : 1))
   let written = 0
+  let unclesWritten = 0
   let reorgs = 0
   for (const run of consecutiveRuns(blocks)) {
     const result = await ingestBlocks(deps, deps.target, run)
     written += result.written
+    unclesWritten += result.unclesWritten
     if (result.reorg && result.reorg.replaced > 0) reorgs++
   }
   if (unfetched !== undefined) throw unfetchedError(job.network, unfetched)
   if (rejected.length > 0) throw new BlocksRejectedError(job.network, rejected)
-  return { blocks: blocks.length, uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0), written, reorgs }
+  return { blocks: blocks.length, uncles: blocks.reduce((sum, b) => sum + b.uncles.length, 0), written, unclesWritten, reorgs }
 }

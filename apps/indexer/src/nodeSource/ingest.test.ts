@@ -43,9 +43,12 @@ describe('ingestBlocks', () => {
   test('default: a linked run is written canonical and marked indexed', async () => {
     const s = await setup('plain', 100)
     try {
-      expect(await s.write(await s.fetch(0, 59))).toEqual({ written: 60 })
-      expect(await s.write(await s.fetch(60, 99))).toEqual({ written: 40 })
-      expect(await s.write(await s.fetch(90, 99))).toEqual({ written: 0 })
+      const uncleCount = (blocks: VerifiedBlock[]) => blocks.reduce((n, b) => n + b.uncles.length, 0)
+      const [first, second] = [await s.fetch(0, 59), await s.fetch(60, 99)]
+      expect(await s.write(first)).toEqual({ written: 60, unclesWritten: uncleCount(first) })
+      expect(await s.write(second)).toEqual({ written: 40, unclesWritten: uncleCount(second) })
+      // Stored already: nothing written, so no uncle counted either.
+      expect(await s.write(await s.fetch(90, 99))).toEqual({ written: 0, unclesWritten: 0 })
       expect(await s.agrees()).toEqual([])
       expect(await listIndexedRanges(db, { network: 'plain' })).toEqual([{ from: 0n, to: 99n }])
     } finally {

@@ -10,18 +10,19 @@ import { applyWritePlan, type BlockToWrite, type WriteOutcome } from '../writing
 // a chain that changes again meanwhile is the job's retry (BullMQ), not a loop here.
 
 export type ReorgSummary = { replaced: number; from: bigint; to: bigint }
-export type IngestResult = { written: number; reorg?: ReorgSummary }
+/** Blocks and uncles this call inserted (not those another writer stored first). */
+export type IngestResult = { written: number; unclesWritten: number; reorg?: ReorgSummary }
 
 const short = (hashes: readonly Hex[]) => (hashes.length > 32 ? [...hashes.slice(0, 32), `… ${hashes.length - 32} more`] : hashes)
 
 /** Writes a run of consecutive verified blocks (sorted by number) as canonical, resolving a reorg if the stored chain differs. */
 export async function ingestBlocks(deps: ChainWriterDeps, target: ChainTarget, run: readonly VerifiedBlock[]): Promise<IngestResult> {
-  if (run.length === 0) return { written: 0 }
+  if (run.length === 0) return { written: 0, unclesWritten: 0 }
   const { network } = target
   const broken = runBreak(run.map((b) => b.header))
   if (broken) throw new UpstreamError(`${network}: ${broken} (the node's chain changed while fetching)`)
   const appended = await applyWritePlan(deps.db, { kind: 'append', network, runs: [run] })
-  if (appended.kind === 'written') return { written: appended.written }
+  if (appended.kind === 'written') return { written: appended.written, unclesWritten: appended.unclesWritten }
 
   deps.logger.debug({ msg: 'blocks do not fit the stored chain; asking the node', from: appended.from.toString(), to: appended.to.toString(), reason: appended.reason })
   const plan = await planReorg(deps, target, { from: appended.from, to: appended.to })
@@ -33,6 +34,7 @@ export async function ingestBlocks(deps: ChainWriterDeps, target: ChainTarget, r
   const last = plan.chain.at(-1) as BlockToWrite
   return {
     written: applied.written,
+    unclesWritten: applied.unclesWritten,
     reorg: { replaced: applied.replaced.length, from: first.header.number, to: last.header.number },
   }
 }

@@ -30,7 +30,7 @@ export type ReorgPlan = { kind: 'reorg'; network: string; head: bigint; chain: r
 export type WritePlan = AppendPlan | ReorgPlan
 
 export type WriteOutcome =
-  | { kind: 'written'; written: number; replaced: CanonicalBlockRef[]; orphans: number }
+  | { kind: 'written'; written: number; unclesWritten: number; replaced: CanonicalBlockRef[]; orphans: number }
   /** Nothing (or, for a seam found after commit, only this run) was written: the stored chain disagrees over [from, to]. */
   | { kind: 'conflict'; reason: string; from: bigint; to: bigint }
 
@@ -59,6 +59,7 @@ async function applyAppend(db: Db, plan: AppendPlan): Promise<WriteOutcome> {
     outcome = await db.transaction(async (tx) => {
       await lockNetworkWrites(tx, { network, mode: 'shared' })
       let written = 0
+      let unclesWritten = 0
       for (const run of runs) {
         const { from, to } = edges(run)
         const stored = await canonicalBlocks(tx, { network, from: from - 1n, to: to + 1n })
@@ -72,8 +73,9 @@ async function applyAppend(db: Db, plan: AppendPlan): Promise<WriteOutcome> {
           await setBlocksCanonical(tx, { network, hashes: run.map((b) => b.header.hash), canonical: true })
         await markRangeIndexed(tx, { network, from, to })
         written += result.blocks
+        unclesWritten += result.uncles
       }
-      return { kind: 'written', written, replaced: [], orphans: 0 } as const
+      return { kind: 'written', written, unclesWritten, replaced: [], orphans: 0 } as const
     })
   } catch (error) {
     if (error instanceof CanonicalBlockConflictError) {
@@ -135,7 +137,7 @@ async function applyReorg(db: Db, plan: ReorgPlan): Promise<WriteOutcome> {
       const newHash = chain.find((b) => b.header.number === top.number)?.header.hash ?? null
       await recordReorg(tx, { network, fromBlock: bottom.number, toBlock: top.number, depth: replaced.length, oldHash: top.hash, newHash })
     }
-    return { kind: 'written', written: result.blocks, replaced, orphans: orphans.length } as const
+    return { kind: 'written', written: result.blocks, unclesWritten: result.uncles, replaced, orphans: orphans.length } as const
   })
 }
 

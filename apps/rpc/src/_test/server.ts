@@ -42,7 +42,9 @@ export type StartTestServerOptions = {
   limits?: Partial<RpcLimits>
   /** The fast path's requests per event-loop turn (default the server's). */
   requestsPerTurn?: number
-  networks?: { name: string; confirmations: number; chainId?: number }[]
+  networks?: { name: string; confirmations: number; chainId?: number; hosts?: string[] }[]
+  /** false: every request through node:http, not the fast path. */
+  fastPath?: boolean
 }
 
 /** Starts the RPC server on 127.0.0.1:0 over `db`; logs go nowhere below `fatal`. */
@@ -54,6 +56,7 @@ export async function startTestServer(db: Db, options: StartTestServerOptions = 
       networks: options.networks ?? [{ name: 'mainnet', chainId: 1, confirmations: options.confirmations ?? 0 }],
       cacheEntries: options.cacheEntries,
       requestsPerTurn: options.requestsPerTurn,
+      fastPath: options.fastPath,
       limits: options.limits,
       // Note: these tests are about answers, not the index-unavailable deadline (failover tests
       // set their own); a loaded CI machine may take longer than 250 ms for a cold batch.

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, test, vi } from 'vitest'
@@ -53,6 +56,30 @@ describe('uncle-rpc keys', () => {
     expect(JSON.stringify(dump.rows)).not.toContain(key)
   })
 
+  test('behavior: create prints the publicUrl addresses of the config\'s networks before the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-keys-'))
+    const config = join(dir, 'networks.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        networks: [
+          { name: 'mainnet', chainId: 1, rpcUrl: 'http://node:8545', publicUrl: 'https://uncles.mycompany.com' },
+          { name: 'sepolia', chainId: 11155111, rpcUrl: 'http://node:8546' },
+        ],
+      }),
+    )
+    try {
+      const created = await keys('create', '--plan', 'core', '--config', config)
+      expect(created.code).toBe(0)
+      const lines = created.out.trimEnd().split('\n')
+      const key = lines.at(-1) as string
+      expect(lines.slice(1)).toEqual([`  mainnet  https://uncles.mycompany.com/v3/${key}  wss://uncles.mycompany.com/ws/v3/${key}`, key])
+      expect(await keys('create', '--plan', 'core', '--config', join(dir, 'missing.json'))).toMatchObject({ code: 2, err: expect.stringContaining('file not found') })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   test('behavior: limits per key and per plan, failover, usage', async () => {
     const created = await keys('create', '--plan', 'core', '--rps', '5', '--daily', '20', '--label', 'limits')
     expect(created.code).toBe(0)
@@ -94,6 +121,8 @@ describe('uncle-rpc keys', () => {
       expect(await keys(...argv), argv.join(' ')).toMatchObject({ code: 2 })
     expect(await keys('create')).toMatchObject({ code: 2 })
     expect(await keys('create', '--plan', 'gold')).toMatchObject({ code: 2 })
+    expect((await keys('create', '--plan', 'gold')).err).toContain('unknown plan "gold": expected one of core, developer, team, growth, custom')
+    expect((await keys('create')).err).toContain('create needs --plan <core|developer|team|growth|custom>')
     expect(await keys('revoke', '0'.repeat(32))).toMatchObject({ code: 2, err: expect.stringContaining('no such key') })
     expect(await keys('set-plan', '0'.repeat(32), 'core')).toMatchObject({ code: 2 })
     expect(await keys('set-plan', '0'.repeat(32), 'gold')).toMatchObject({ code: 2 })

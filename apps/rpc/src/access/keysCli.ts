@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
-import { parseEnv } from '@uncle-rpc/config'
+import { ConfigError, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
 import { apiKeyPlans, createDb } from '@uncle-rpc/db'
-import { keysCommand, type KeysFlags } from './keysCommands.js'
+import { keysCommand, type KeysFlags, type KeysNetwork } from './keysCommands.js'
 
 const plans = apiKeyPlans.join('|')
 const usage = `Usage: uncle-rpc keys <command>
@@ -13,7 +13,9 @@ dashboard, uncle-rpc accounts), and those are listed and managed here too.
 
 Keys:
   create --plan <${plans}> [--label <text>] [--rps <n>] [--daily <n>] [--batch <n>] [--failover on|off]
-                          creates a key (limits: overrides of the plan's); prints it alone on the last line
+                          creates a key (limits: overrides of the plan's); prints it alone on the last line,
+                          after the HTTP and WebSocket addresses of each network with a publicUrl
+                          in the networks config (--config <file>, default $UNCLE_RPC_CONFIG)
   list                    prefix, label, plan, created, last used, revoked, then the limits in force
                           (rps, daily, batch; a trailing * marks the key's own override) and failover
   revoke <key>            the key stops working within seconds
@@ -38,7 +40,7 @@ Plans (limits per second and per UTC day count batch entries; shared by every RP
   team 100/s, 2,000,000/day, 1,000; growth 500/s, 20,000,000/day, 1,000, failover;
   custom 1,000/s, 100,000,000/day, 1,000, failover.
 
-Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
+Environment: DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc). Run \`uncle-rpc migrate\` first.
 `
 
 function usageError(message: string): number {
@@ -54,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { plan: text, label: text, rps: text, daily: text, batch: text, failover: text, days: text, help: { type: 'boolean', short: 'h' } },
+      options: { plan: text, label: text, rps: text, daily: text, batch: text, failover: text, days: text, config: text, help: { type: 'boolean', short: 'h' } },
     })
   } catch (error) {
     return usageError((error as Error).message)
@@ -64,9 +66,18 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(usage)
     return name === undefined && !parsed.values.help ? 2 : 0
   }
-  const database = createDb({ url: parseEnv(process.env).DATABASE_URL, max: 1 })
+  const env = parseEnv(process.env)
+  let networks: readonly KeysNetwork[]
   try {
-    const outcome = await keysCommand(database.db, name, args, parsed.values)
+    networks = resolveNetworksConfig(env, parsed.values.config).networks
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`keys: ${error.message}\n`)
+    return 2
+  }
+  const database = createDb({ url: env.DATABASE_URL, max: 1 })
+  try {
+    const outcome = await keysCommand(database.db, name, args, parsed.values, networks)
     return typeof outcome === 'number' ? outcome : usageError(outcome.usageError)
   } finally {
     await database.close()

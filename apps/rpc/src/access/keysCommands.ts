@@ -18,6 +18,7 @@ import {
   type UsageCounts,
   zeroUsageCounts,
 } from '@uncle-rpc/db'
+import { endpointUrls } from '@uncle-rpc/config'
 
 /** The flags of `uncle-rpc keys` as parseArgs gives them. */
 export type KeysFlags = {
@@ -28,7 +29,11 @@ export type KeysFlags = {
   batch?: string
   failover?: string
   days?: string
+  config?: string
 }
+
+/** A network of the config, for the addresses `create` prints (those with a publicUrl). */
+export type KeysNetwork = Readonly<{ name: string; publicUrl?: string | undefined }>
 
 /** Bad usage or an unknown key (exit code 2), with the message for stderr. */
 export type KeysUsageError = { usageError: string }
@@ -94,11 +99,12 @@ function planTable(plans: readonly PlanRow[]): string {
 }
 
 /** Runs one `uncle-rpc keys` command; the exit code, or a usage error (exit code 2). */
-export async function keysCommand(db: Db, name: string, args: string[], values: KeysFlags): Promise<number | KeysUsageError> {
+export async function keysCommand(db: Db, name: string, args: string[], values: KeysFlags, networks: readonly KeysNetwork[] = []): Promise<number | KeysUsageError> {
   const write = (text: string) => process.stdout.write(text)
   if (name === 'create') {
     if (args.length > 0) return { usageError: `create takes no positional arguments, got "${args[0]}"` }
-    if (values.plan === undefined || !isApiKeyPlan(values.plan)) return { usageError: `create needs --plan <${plansList}>` }
+    if (values.plan === undefined) return { usageError: `create needs --plan <${plansList}>` }
+    if (!isApiKeyPlan(values.plan)) return { usageError: `unknown plan "${values.plan}": expected one of ${plansList.replaceAll('|', ', ')}` }
     const { rps, daily, batch } = limitFlags(values, false)
     const failover = onOff('--failover', values.failover)
     for (const flag of [rps, daily, batch, failover]) if (isError(flag)) return flag
@@ -110,7 +116,13 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
       batchLimit: batch as number | undefined,
       failover: failover as boolean | undefined,
     })
-    write(`created a ${row.plan} key${row.label ? ` "${row.label}"` : ''} (prefix ${row.prefix}); it is shown only once:\n${key}\n`)
+    // Note: the addresses users call, from the networks config's publicUrl; the key stays alone on the last line.
+    const addresses = networks.flatMap((n) => {
+      if (n.publicUrl === undefined) return []
+      const { http, ws } = endpointUrls(n.publicUrl, key)
+      return [`  ${n.name}  ${http}  ${ws}\n`]
+    })
+    write(`created a ${row.plan} key${row.label ? ` "${row.label}"` : ''} (prefix ${row.prefix}); it is shown only once:\n${addresses.join('')}${key}\n`)
     return 0
   }
   if (name === 'list' || name === 'plans') {

@@ -7,10 +7,17 @@ import type { FailoverPolicy } from './failoverPolicy.js'
 
 /**
  * A network this server answers for: its name (a DNS label), the confirmation depth used for
- * caching, the partner provider that failover forwarding sends to, if any, and its chain id
- * (eth_chainId, net_version; the config always has one).
+ * caching, the partner provider that failover forwarding sends to, if any, its chain id
+ * (eth_chainId, net_version; the config always has one) and the host names configured for it.
  */
-export type ServedNetwork = Readonly<{ name: string; confirmations: number; partnerUrl?: string | undefined; chainId?: number | undefined }>
+export type ServedNetwork = Readonly<{
+  name: string
+  confirmations: number
+  partnerUrl?: string | undefined
+  chainId?: number | undefined
+  /** The host names that address this network (lowercase, no port); absent: the Host's first label does (network.ts). */
+  hosts?: readonly string[] | undefined
+}>
 
 /**
  * What every method receives from the transport: the network the request was addressed to and,

@@ -103,7 +103,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and We
     const batch = (n: number) => `[${Array.from({ length: n }, (_, i) => call(i)).join(',')}]`
     expect(JSON.parse((await rawRequest(`${base}/v3/${key}`, { body: batch(100) })).body)).toHaveLength(100)
     expect((await rawRequest(`${base}/v3/${key}`, { body: batch(101) })).body).toBe(
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large: at most 100 calls per batch"}}',
     )
   })
 })

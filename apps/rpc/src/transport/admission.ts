@@ -33,8 +33,8 @@ const restricted: KeyRefusal = Object.freeze({ ok: false, status: 403, body: rej
 
 /** The network a request names (its path's, else its Host's), or the 404 naming the unknown one. */
 export function requestNetwork(resolver: NetworkResolver, pathNetwork: string | undefined, host: string | undefined): ServedNetwork | KeyRefusal {
-  const network = pathNetwork === undefined ? resolver.fromHost(host) : (resolver.lookup(pathNetwork) ?? { unknown: pathNetwork })
-  return 'unknown' in network ? { ok: false, status: 404, body: resolver.unknownBody(network.unknown) } : network
+  const network = pathNetwork === undefined ? resolver.fromHost(host) : resolver.fromPath(pathNetwork)
+  return 'unknown' in network ? { ok: false, status: 404, body: network.body } : network
 }
 
 /**

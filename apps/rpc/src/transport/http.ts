@@ -5,7 +5,7 @@ import type { Answer } from '../pipeline/answer.js'
 import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
 import { type DiscardBound, discardBody, readBody } from './httpBody.js'
 import type { RpcLimits } from './limits.js'
-import { rpcPath } from './routes.js'
+import { originForm, rpcPath } from './routes.js'
 
 /** Admission's (network, key, overload) and the answer's. */
 export type HttpDeps = AdmissionDeps & {
@@ -109,8 +109,13 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       res.end()
       return true
     }
-    const match = rpcPath.exec(req.url ?? '')
-    if (match === null) return false
+    let match = rpcPath.exec(req.url ?? '')
+    if (match === null) {
+      // Note: only an absolute-form target is read again (node:http keeps it whole in req.url); its authority is the Host.
+      const target = originForm(req.url ?? '')
+      if (target.authority === undefined || (match = rpcPath.exec(target.path)) === null) return false
+      req.headers.host = target.authority
+    }
     serve(req, res, match[1], match[2]).catch((error: unknown) => fail(req, res, error))
     return true
   }

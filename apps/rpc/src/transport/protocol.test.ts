@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
@@ -62,7 +63,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('protocol', () => {
 
   test('error: batch over the limit is one -32600 batch too large', async () => {
     const batch = `[${Array.from({ length: 6 }, (_, i) => call(String(i))).join(',')}]`
-    expect(await post(url, batch)).toEqual({ status: 200, body: error('null', -32600, 'batch too large') })
+    expect(await post(url, batch)).toEqual({ status: 200, body: error('null', -32600, 'batch too large: at most 5 calls per batch') })
   })
 
   test('error: parse error, wrong jsonrpc, non-object entries', async () => {
@@ -114,16 +115,39 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('protocol', () => {
     expect(chunked).toMatchObject({ status: 200, body })
   })
 
-  test('error: unknown network → 404 naming it and listing the known ones', async () => {
+  test('error: unknown network in the path → 404 naming it and listing the known ones', async () => {
     const body = error('null', -32601, 'network \\"sepolia\\" is not served here; known networks: mainnet')
     expect(await post(`${server.base}/sepolia/v3/${env.key}`, call('1'))).toEqual({ status: 404, body })
     const withHost = (host: string) =>
       rawRequest(url, { headers: { 'content-type': 'application/json', host: `${host}:${server.port}` }, body: call('1') })
-    expect(await withHost('sepolia.example.com')).toMatchObject({ status: 404, body })
     expect(await withHost('mainnet.example.com')).toMatchObject({ status: 200, body: nullAnswer('1') })
+    // One network: every host is that network, whatever its first label.
+    expect(await withHost('sepolia.example.com')).toMatchObject({ status: 200, body: nullAnswer('1') })
     expect(await withHost('MAINNET.localhost')).toMatchObject({ status: 200, body: nullAnswer('1') })
     // No network label (an IP address, a single label): the only network served.
     expect(await withHost('localhost')).toMatchObject({ status: 200, body: nullAnswer('1') })
+  })
+
+  test('behavior: an absolute-form target (POST http://host/v3/KEY HTTP/1.1) is answered as its path, its authority taken as the Host', async () => {
+    const raw = (target: string, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const body = call('1')
+        const socket = connect(server.port, '127.0.0.1', () => {
+          socket.write(`POST ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)
+        })
+        let text = ''
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString()
+        })
+        socket.on('end', () => resolve(text))
+        socket.on('error', reject)
+      })
+    const answered = await raw(`http://127.0.0.1:${server.port}/v3/${env.key}`, 'elsewhere.example.com')
+    expect(answered).toMatch(/^HTTP\/1\.1 200 /)
+    expect(answered.endsWith(nullAnswer('1'))).toBe(true)
+    const byPath = await raw(`http://127.0.0.1:${server.port}/sepolia/v3/${env.key}`, `127.0.0.1:${server.port}`)
+    expect(byPath).toMatch(/^HTTP\/1\.1 404 /)
+    expect(byPath).toContain('network \\"sepolia\\" is not served here')
   })
 
   test('error: missing key → 401 project id required; unknown or revoked key → 401 invalid project id', async () => {

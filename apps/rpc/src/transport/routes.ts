@@ -3,6 +3,20 @@
 /** `POST /v3/<key>` or `POST /<network>/v3/<key>` (an optional trailing slash and query are ignored); groups: network, key. */
 export const rpcPath = /^\/(?:([^/?]+)\/)?v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 
+const absoluteForm = /^https?:\/\/([^/?#]*)([^#]*)$/i
+
+/**
+ * A request target as origin-form: an absolute-form target (`POST http://host/v3/KEY HTTP/1.1`,
+ * valid HTTP/1.1, RFC 9112 §3.2.2) as its path (`/` when empty) and its authority, which stands
+ * for the Host header (§3.2.2: the Host header is then ignored); any other target as it is.
+ */
+export function originForm(target: string): { path: string; authority?: string } {
+  const absolute = absoluteForm.exec(target)
+  if (absolute === null) return { path: target }
+  const path = absolute[2] as string
+  return { path: path === '' || path.startsWith('?') ? `/${path}` : path, authority: absolute[1] as string }
+}
+
 /** WebSocket upgrades at `/ws/v3/<key>` or `/<network>/ws/v3/<key>`; groups: network, key. */
 export const wsPath = /^\/(?:([^/?]+)\/)?ws\/v3(?:\/([^/?]*))?\/?(?:\?.*)?$/
 

@@ -40,7 +40,7 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('WebSocket', () => {
     expect(await ws.send('{oops')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}')
     expect(await ws.send('[]')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}')
     expect(await ws.send(`[${call('1')},${call('2')},${call('3')},${call('4')}]`)).toBe(
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}',
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large: at most 3 calls per batch"}}',
     )
     await ws.close()
   })

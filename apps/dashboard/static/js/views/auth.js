@@ -7,7 +7,7 @@ const passwordHint = 'At least 10 characters; not your email, not one character 
  * Signed-out pages, one form at a time so each field has one clear label: Sign in, Sign up (when
  * open), Forgot password; and "Check your email" after sign-up or a reset request.
  */
-export function renderAuth(main, { signupOpen, onSignedIn }) {
+export function renderAuth(main, { signupOpen, emailToLog, onSignedIn }) {
   const show = (node) => {
     main.replaceChildren(node)
     main.querySelector('h1')?.focus()
@@ -20,7 +20,13 @@ export function renderAuth(main, { signupOpen, onSignedIn }) {
       { class: 'card narrow' },
       h('h1', { tabindex: '-1' }, 'Check your email'),
       h('p', {}, message),
-      h('p', { class: 'hint' }, 'The link works once. Nothing arrived? Look in your spam folder, or try again in a few minutes.'),
+      h(
+        'p',
+        { class: 'hint' },
+        emailToLog
+          ? 'The link works once. This server writes its emails to its log instead of sending them (no SMTP_URL, for development): the link is there.'
+          : 'The link works once. Nothing arrived? Look in your spam folder, or try again in a few minutes.',
+      ),
       h('p', {}, switchTo('Back to sign in', 'signin')),
     )
 

@@ -63,7 +63,7 @@ export async function renderKeys(main, { state }) {
   main.append(
     h('h1', {}, 'API keys'),
     h('p', { class: 'lead' }, `Signed in as ${state.account.email} · plan ${state.account.plan}`),
-    state.account.emailVerified ? null : verifyNotice(state.account.email),
+    ...(state.account.emailVerified ? [] : [verifyNotice(state.account.email)]),
     created,
     h('section', { class: 'card' }, h('h2', {}, 'New key'), h('form', { onsubmit }, field('Key name', name, 'Shown in your lists, e.g. "web app (production)".'), choice.fieldset, h('div', { class: 'actions' }, submit))),
     h(

@@ -58,7 +58,7 @@ export async function renderPlan(main, context) {
         { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Plans and their limits' },
         h(
           'table',
-          { class: 'numbers' },
+          { class: 'numbers stack' },
           h('caption', { class: 'visually-hidden' }, 'Plans and their limits'),
           h('thead', {}, h('tr', {}, ['Plan', 'Requests/s', 'Requests/day', 'Batch', 'Failover'].map((t) => h('th', { scope: 'col' }, t)))),
           h(
@@ -69,10 +69,10 @@ export async function renderPlan(main, context) {
                 'tr',
                 { class: p.name === plan ? 'current' : '' },
                 h('th', { scope: 'row' }, p.name === plan ? `${p.name} (yours)` : p.name),
-                h('td', {}, count(p.requestsPerSecond)),
-                h('td', {}, count(p.requestsPerDay)),
-                h('td', {}, count(p.maxBatchSize)),
-                h('td', {}, p.failoverAllowed ? 'yes' : 'no'),
+                h('td', { 'data-label': 'Requests/s' }, count(p.requestsPerSecond)),
+                h('td', { 'data-label': 'Requests/day' }, count(p.requestsPerDay)),
+                h('td', { 'data-label': 'Batch' }, count(p.maxBatchSize)),
+                h('td', { 'data-label': 'Failover' }, p.failoverAllowed ? 'yes' : 'no'),
               ),
             ),
           ),

@@ -13,6 +13,8 @@ function refusedCell(p) {
   return `${count(total)} (${why.join(', ')})`
 }
 
+const columns = ['Requests', 'Errors', 'Rate-limited', 'Forwarded', 'Refused (401/403)']
+
 function table(caption, first, points, label) {
   const busy = points.filter((p) => p.requests > 0 || p.errors > 0 || p.forwarded > 0 || p.rateLimited > 0 || refusedOf(p) > 0)
   if (busy.length === 0) return h('p', { class: 'hint' }, 'No calls in this period.')
@@ -23,14 +25,20 @@ function table(caption, first, points, label) {
     { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption },
     h(
       'table',
-      { class: 'numbers' },
+      // Note: "stack": on a phone each period becomes a card of labelled values (app.css), not columns cut off at the edge.
+      { class: 'numbers stack' },
       h('caption', { class: 'visually-hidden' }, caption),
-      h('thead', {}, h('tr', {}, [first, 'Requests', 'Errors', 'Rate-limited', 'Forwarded', 'Refused (401/403)'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, [first, ...columns].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         {},
         [...busy].reverse().map((p) =>
-          h('tr', {}, h('th', { scope: 'row' }, label(p.at)), h('td', {}, count(p.requests)), h('td', {}, count(p.errors)), h('td', {}, count(p.rateLimited)), h('td', {}, count(p.forwarded)), h('td', {}, refusedCell(p))),
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, label(p.at)),
+            [count(p.requests), count(p.errors), count(p.rateLimited), count(p.forwarded), refusedCell(p)].map((value, i) => h('td', { 'data-label': columns[i] }, value)),
+          ),
         ),
       ),
     ),
