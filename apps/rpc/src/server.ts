@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, admittedOnDay, blockUncleCountByHash, canonicalBlockUncleCount, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { listen } from '@uncle-rpc/process'
 import { createAnswer } from './pipeline/answer.js'
@@ -18,6 +18,9 @@ import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
+import { watchReorgs } from './methods/byNumberCache.js'
+import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { createFamilyReads } from './methods/familyReads.js'
 import { createNetworkResolver } from './transport/network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './pipeline/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
@@ -136,7 +139,15 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     lastFailureLog = now
     localFailures = 0
   }
+  const source = deps.reads ?? primaryReads(db)
+  // Note: answers by number have a cache of their own, dropped on every reorg (byNumberCache.ts).
+  const numberCache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
+  const reorgWatch = watchReorgs({ db, logger }, { cache: numberCache, intervalMs: options.headsIntervalMs ?? 2000 })
   const methods = createMethods({
+    blockByHash: (params) => source.read((reader) => blockUncleCountByHash(reader, params)),
+    canonicalBlock: (params) => source.read((reader) => canonicalBlockUncleCount(reader, params)),
+    numberCache: deps.metrics?.countLookups(numberCache) ?? numberCache,
+    reads: createFamilyReads({ deadlineMs: options.dbDeadlineMs ?? defaultDeadlineMs, onLocalFailure }),
     findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), {
         onStatement: deps.metrics?.uncleRead,
         maxStatements: options.dbStatements,
@@ -260,10 +271,12 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       await heads.refresh().catch((error: unknown) =>
         logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
       )
+      await reorgWatch.check()
       return listen(server, { port, host, backlog: options.listenBacklog ?? defaultListenBacklog })
     },
     async close() {
       heads.stop()
+      reorgWatch.stop()
       lag.stop()
       closing = true
       for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
