@@ -18,6 +18,7 @@ import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
+import { countCalls } from './methods/countCalls.js'
 import { watchReorgs } from './methods/byNumberCache.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { createFamilyReads } from './methods/familyReads.js'
@@ -143,7 +144,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   // Note: answers by number have a cache of their own, dropped on every reorg (byNumberCache.ts).
   const numberCache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
   const reorgWatch = watchReorgs({ db, logger }, { cache: numberCache, intervalMs: options.headsIntervalMs ?? 2000 })
-  const methods = createMethods({
+  const served = createMethods({
     blockByHash: (params) => source.read((reader) => blockUncleCountByHash(reader, params)),
     canonicalBlock: (params) => source.read((reader) => canonicalBlockUncleCount(reader, params)),
     numberCache: deps.metrics?.countLookups(numberCache) ?? numberCache,
@@ -160,6 +161,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     onLocalFailure,
     absent: deps.uncleFilter?.absent,
   })
+  const methods = deps.metrics === undefined ? served : countCalls(served, deps.metrics.methodCalled)
   const handler = createJsonRpcHandler<MethodContext>({
     methods,
     maxBatchSize: limits.maxBatchSize,
@@ -191,7 +193,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   )
   const answerDeps = {
     handler,
-    answerWithFailover: createAnswerWithFailover({ handler }),
+    answerWithFailover: createAnswerWithFailover({ handler, onVerification: deps.metrics?.partnerVerified }),
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,

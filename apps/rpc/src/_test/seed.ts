@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { type Hex, headerFromRpc, openEra1, uncleSize } from '@uncle-rpc/chain'
-import { type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
+import { type BlockWithUncles, type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
 import { fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 
 // Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.
@@ -66,7 +66,7 @@ export async function seedMainnetEpoch0(db: Db, network = 'mainnet'): Promise<Er
   const file = openEra1(readFileSync(fixturePath(mainnetEra1)))
   const summaries: Era1BlockSummary[] = []
   for (let from = 0; from < file.count; from += 1024) {
-    const blocks = []
+    const blocks: BlockWithUncles[] = []
     for (let n = from; n < Math.min(file.count, from + 1024); n++) {
       const block = file.block(file.startNumber + BigInt(n))
       blocks.push({ header: block.header, uncles: block.uncles.map((uncle) => ({ ...uncle, size: uncleSize(uncle) })) })

@@ -10,7 +10,14 @@ import type { FailoverPolicy } from './failoverPolicy.js'
  * caching, the partner provider that failover forwarding sends to, if any, and its chain id
  * (eth_chainId, net_version; the config always has one).
  */
-export type ServedNetwork = Readonly<{ name: string; confirmations: number; partnerUrl?: string | undefined; chainId?: number | undefined }>
+export type ServedNetwork = Readonly<{
+  name: string
+  confirmations: number
+  partnerUrl?: string | undefined
+  chainId?: number | undefined
+  /** Whether the partner's answers are verified against the chain (pipeline/partnerProof.ts); absent = true. */
+  verifyPartner?: boolean | undefined
+}>
 
 /**
  * What every method receives from the transport: the network the request was addressed to and,
