@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { toQuantity } from '@uncle-rpc/chain'
-import { benchRoot, formatRow, httpRow, type LoadOptions, requireTools, type Row } from './rpcLoad.js'
+import { benchRoot, formatRow, httpRow, requireTools, type Row } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
-import { startServerProcess, stopServerProcess } from './serverProcess.js'
+import { parseLoadFlags, startServerProcess, stopServerProcess } from './serverProcess.js'
 
 // npm run bench:uncle-family -- [--duration 5] [--warmup 2] [--rounds 3] [--connections 64] [--threads 2] [--server-core 1] [--load-core 0]
 // The uncle family's cached answers per core against eth_getUncleByBlockHashAndIndex's: one rpc
@@ -12,25 +11,7 @@ import { startServerProcess, stopServerProcess } from './serverProcess.js'
 // of mainnet 0..8191 (and its block), confirmations 0 so the warmup caches every answer. Rows
 // alternate over --rounds rounds; each ratio is of medians, by rate and by the server's CPU per request.
 
-const { values: flags } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '64' },
-    threads: { type: 'string', default: '2' },
-    'server-core': { type: 'string', default: '1' },
-    'load-core': { type: 'string', default: '0' },
-  },
-})
-const load: LoadOptions = {
-  duration: Number(flags.duration),
-  warmup: Number(flags.warmup),
-  connections: Number(flags.connections),
-  threads: Number(flags.threads),
-  loadCore: flags['load-core'],
-  rounds: 1,
-}
+const { load, rounds, serverCore } = parseLoadFlags(64)
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const body = (id: number, method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id, method, params })
 
@@ -46,7 +27,7 @@ async function main(): Promise<void> {
     { name: 'eth_getUncleCountByBlockNumber', bodies: file('count-by-number.txt', blocks.map(([, n], i) => body(i, 'eth_getUncleCountByBlockNumber', [toQuantity(n)]))) },
   ]
   const server = startServerProcess(
-    flags['server-core'],
+    serverCore,
     process.execPath,
     [join(benchRoot, 'apps/cli/bin/uncle-rpc.js'), 'rpc', '--config', bench.config, '--port', '0'],
     /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//,
@@ -54,7 +35,7 @@ async function main(): Promise<void> {
   )
   try {
     const url = `http://127.0.0.1:${await server.port}/v3/${bench.key}`
-    log(`${uncles.length} uncles in ${blocks.length} blocks; server on core ${flags['server-core']}, wrk -t${load.threads} -c${load.connections} on core ${load.loadCore}; ${load.duration} s runs after ${load.warmup} s warmup; ${flags.rounds} alternating rounds; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
+    log(`${uncles.length} uncles in ${blocks.length} blocks; server on core ${serverCore}, wrk -t${load.threads} -c${load.connections} on core ${load.loadCore}; ${load.duration} s runs after ${load.warmup} s warmup; ${rounds} alternating rounds; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
     // Every answer asked once first (in batches), so that each row measures cached answers only.
     for (const m of methods) {
       const bodies = readFileSync(m.bodies, 'utf8').trim().split('\n')
@@ -64,7 +45,7 @@ async function main(): Promise<void> {
       }
     }
     const runs = new Map<string, Row[]>(methods.map((m) => [m.name, []]))
-    for (let round = 1; round <= Number(flags.rounds); round++)
+    for (let round = 1; round <= rounds; round++)
       for (const m of round % 2 === 1 ? methods : [...methods].reverse()) {
         const row = await httpRow(`${m.name}, cached (round ${round})`, url, m.bodies, load, { serverPid: server.child.pid })
         runs.get(m.name)!.push(row)

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createApiKey } from '@uncle-rpc/db'
 import { fixturePath } from '@uncle-rpc/testing'
-import { benchRoot, cpuMicros, formatRow, httpRow, type LoadOptions, requireTools, type Row } from './rpcLoad.js'
+import { benchRoot, cpuMicros, formatRow, httpRow, requireTools, type Row } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
-import { startServerProcess, stopServerProcess } from './serverProcess.js'
+import { parseLoadFlags, startServerProcess, stopServerProcess } from './serverProcess.js'
 
 // npm run bench:verified-failover -- [--duration 5] [--warmup 2] [--rounds 3] [--connections 16] [--threads 2] [--server-core 1] [--load-core 0]
 // What verifying the failover partner's answers costs: every call is for a block this index does
@@ -14,25 +13,7 @@ import { startServerProcess, stopServerProcess } from './serverProcess.js'
 // (the call as is) and once with it on (the proof's three calls in one batch, checked here).
 // Rows alternate over --rounds rounds: rate, latency, the rpc's CPU per call and the partner's.
 
-const { values: flags } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '16' },
-    threads: { type: 'string', default: '2' },
-    'server-core': { type: 'string', default: '1' },
-    'load-core': { type: 'string', default: '0' },
-  },
-})
-const load: LoadOptions = {
-  duration: Number(flags.duration),
-  warmup: Number(flags.warmup),
-  connections: Number(flags.connections),
-  threads: Number(flags.threads),
-  loadCore: flags['load-core'],
-  rounds: 1,
-}
+const { load, rounds, serverCore } = parseLoadFlags(16)
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const cli = join(benchRoot, 'apps/cli/bin/uncle-rpc.js')
 
@@ -46,12 +27,12 @@ async function main(): Promise<void> {
     const network = (name: string, verifyPartner: boolean) => ({ name, chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0, partnerUrl, verifyPartner })
     const config = bench.file('failover-networks.json', [JSON.stringify({ networks: [network('unverified', false), network('verified', true)] })])
     const { key } = await createApiKey(bench.database.db, { ...bench.limits, plan: 'growth', failover: true, label: 'bench failover' })
-    server = startServerProcess(flags['server-core'], process.execPath, [cli, 'rpc', '--config', config, '--port', '0'], /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, { DATABASE_URL: bench.url })
+    server = startServerProcess(serverCore, process.execPath, [cli, 'rpc', '--config', config, '--port', '0'], /rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, { DATABASE_URL: bench.url })
     const port = await server.port
-    log(`every known uncle of mainnet 0..8191 asked of the partner; rpc on core ${flags['server-core']}, wrk -t${load.threads} -c${load.connections} on core ${load.loadCore}; ${load.duration} s runs after ${load.warmup} s warmup; ${flags.rounds} alternating rounds; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
+    log(`every known uncle of mainnet 0..8191 asked of the partner; rpc on core ${serverCore}, wrk -t${load.threads} -c${load.connections} on core ${load.loadCore}; ${load.duration} s runs after ${load.warmup} s warmup; ${rounds} alternating rounds; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
     const kinds = ['unverified', 'verified'] as const
     const runs: Record<(typeof kinds)[number], { row: Row; partnerUs: number }[]> = { unverified: [], verified: [] }
-    for (let round = 1; round <= Number(flags.rounds); round++)
+    for (let round = 1; round <= rounds; round++)
       for (const kind of round % 2 === 1 ? kinds : [...kinds].reverse()) {
         const before = cpuMicros(partner.child.pid) ?? Number.NaN
         const row = await httpRow(`forwarded, verifyPartner ${kind === 'verified'} (round ${round})`, `http://127.0.0.1:${port}/${kind}/v3/${key}`, bench.randomFile, load, { serverPid: server.child.pid })
