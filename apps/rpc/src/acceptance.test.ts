@@ -57,7 +57,8 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
     partnerUrl = (await partner.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1]!
     partnerProxy = await createTcpProxy({ host: '127.0.0.1', port: Number(new URL(partnerUrl).port) })
     const config = join(tmpdir(), `uncle-rpc-acceptance-${process.pid}.json`)
-    const network = { name: 'mainnet', chainId: 1, rpcUrl: upstreamUrl, toBlock: 4095, confirmations: 0, partnerUrl: `http://127.0.0.1:${partnerProxy.port}/` }
+    // Note: the partner's answers pass unchecked (verifyPartner false), so they come byte for byte as the partner sent them; pipeline/verifiedFailover.test.ts checks the verified ones.
+    const network = { name: 'mainnet', chainId: 1, rpcUrl: upstreamUrl, toBlock: 4095, confirmations: 0, partnerUrl: `http://127.0.0.1:${partnerProxy.port}/`, verifyPartner: false }
     writeFileSync(config, JSON.stringify({ networks: [network] }))
     const env = { DATABASE_URL: database.url }
     const [indexer, rps5, daily20] = await Promise.all([

@@ -43,6 +43,10 @@ export type RpcMetrics = {
   uncleRead(seconds: number, lookups: number, failed: boolean): void
   /** A message shed under overload (503 / -32005 "server busy") before it was read further. */
   shed(transport: Transport): void
+  /** One call of a served method (methods/countCalls.ts), by network and wire name. */
+  methodCalled(network: string, method: string): void
+  /** A forwarded call's partner answer checked against the chain (pipeline/partnerProof.ts): passed or failed. */
+  partnerVerified(network: string, passed: boolean): void
   /** Binds the gauges to the live state they report. */
   watch(sources: RpcMetricSources): void
 }
@@ -86,6 +90,20 @@ export function createRpcMetrics(): RpcMetrics {
     name: 'uncle_rpc_failover_forwarded_total',
     help: 'Calls answered by the network failover partner',
     labelNames: ['network'] as const,
+    registers,
+  })
+  const methodCalls = new Counter({
+    name: 'uncle_rpc_method_calls_total',
+    help: 'Calls of each served method (eth_getUncleByBlockHashAndIndex, eth_getUncleByBlockNumberAndIndex, eth_getUncleCountByBlockHash, eth_getUncleCountByBlockNumber, eth_chainId, net_version) by network; unknown methods are not counted',
+    labelNames: ['network', 'method'] as const,
+    registers,
+  })
+  // Note: one bound series per (network, method), found by one Map lookup per call.
+  const methodSeries = new Map<string, ReturnType<typeof methodCalls.labels>>()
+  const verifiedTotal = new Counter({
+    name: 'uncle_rpc_partner_verifications_total',
+    help: 'Failover partner answers checked against the chain (nephew header, sha3Uncles, uncle hashes) by outcome: passed, failed',
+    labelNames: ['network', 'outcome'] as const,
     registers,
   })
   const shedTotal = new BoundCounter({
@@ -225,6 +243,18 @@ export function createRpcMetrics(): RpcMetrics {
     },
     shed(transport) {
       shedSeries[transport].inc()
+    },
+    methodCalled(network, method) {
+      const key = network + '/' + method
+      let series = methodSeries.get(key)
+      if (series === undefined) {
+        series = methodCalls.labels({ network, method })
+        methodSeries.set(key, series)
+      }
+      series.inc()
+    },
+    partnerVerified(network, passed) {
+      verifiedTotal.inc({ network, outcome: passed ? 'passed' : 'failed' })
     },
     countLookups: (cache) => ({
       get(network, blockHash, index) {

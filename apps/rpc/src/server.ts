@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { type AddressInfo, Server as NetServer } from 'node:net'
 import type { Logger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, admittedOnDay, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, admittedOnDay, blockUncleCountByHash, canonicalBlockUncleCount, type Db, pruneHourlyUsage } from '@uncle-rpc/db'
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { listen } from '@uncle-rpc/process'
 import { createAnswer } from './pipeline/answer.js'
@@ -18,6 +18,10 @@ import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
+import { countCalls } from './methods/countCalls.js'
+import { watchReorgs } from './methods/byNumberCache.js'
+import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { createFamilyReads } from './methods/familyReads.js'
 import { createNetworkResolver } from './transport/network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './pipeline/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
@@ -136,7 +140,15 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     lastFailureLog = now
     localFailures = 0
   }
-  const methods = createMethods({
+  const source = deps.reads ?? primaryReads(db)
+  // Note: answers by number have a cache of their own, dropped on every reorg (byNumberCache.ts).
+  const numberCache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
+  const reorgWatch = watchReorgs({ db, logger }, { cache: numberCache, intervalMs: options.headsIntervalMs ?? 2000 })
+  const served = createMethods({
+    blockByHash: (params) => source.read((reader) => blockUncleCountByHash(reader, params)),
+    canonicalBlock: (params) => source.read((reader) => canonicalBlockUncleCount(reader, params)),
+    numberCache: deps.metrics?.countLookups(numberCache) ?? numberCache,
+    reads: createFamilyReads({ deadlineMs: options.dbDeadlineMs ?? defaultDeadlineMs, onLocalFailure }),
     findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), {
         onStatement: deps.metrics?.uncleRead,
         maxStatements: options.dbStatements,
@@ -149,6 +161,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     onLocalFailure,
     absent: deps.uncleFilter?.absent,
   })
+  const methods = deps.metrics === undefined ? served : countCalls(served, deps.metrics.methodCalled)
   const handler = createJsonRpcHandler<MethodContext>({
     methods,
     maxBatchSize: limits.maxBatchSize,
@@ -180,7 +193,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   )
   const answerDeps = {
     handler,
-    answerWithFailover: createAnswerWithFailover({ handler }),
+    answerWithFailover: createAnswerWithFailover({ handler, onVerification: deps.metrics?.partnerVerified }),
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
@@ -260,10 +273,12 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
       await heads.refresh().catch((error: unknown) =>
         logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
       )
+      await reorgWatch.check()
       return listen(server, { port, host, backlog: options.listenBacklog ?? defaultListenBacklog })
     },
     async close() {
       heads.stop()
+      reorgWatch.stop()
       lag.stop()
       closing = true
       for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false

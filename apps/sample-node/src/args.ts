@@ -9,6 +9,8 @@ export type SampleNodeConfig = {
   live: { blockTimeMs: number; reorgRate: number; reorgDepth: number; burst: number; stopAfter: number | undefined } | undefined
   faults: FaultOptions
   tamperBlock: bigint | undefined
+  tamperUncles: bigint | undefined
+  swapUncles: bigint | undefined
   maxBatchSize: number
   port: number
   host: string
@@ -60,6 +62,9 @@ Faults (per HTTP request):
   --fault-rate-limit <rps>    more than <rps> requests in a second → HTTP 429 with Retry-After: 1
   --fault-drop-rate <p>       destroy the connection mid-request with probability p
   --tamper-block <number>     serve this block with a changed stateRoot but its original hash
+  --tamper-uncles <number>    serve this block's uncles with a changed stateRoot but their original hashes
+  --swap-uncles <number>      serve, as this block's uncles, the real uncles of the next block that has
+                              some (each hashes to its own hash, but is not this block's)
 
 Server:
   --port <n>                  default 8546 (0: any free port)
@@ -100,6 +105,8 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
     'fault-rate-limit': { type: 'string' },
     'fault-drop-rate': { type: 'string' },
     'tamper-block': { type: 'string' },
+    'tamper-uncles': { type: 'string' },
+    'swap-uncles': { type: 'string' },
     'max-batch-size': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
@@ -135,6 +142,8 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
   if (latencyText !== undefined && latencyMs === undefined)
     throw new UsageError(`--fault-latency-ms must be <ms> or <min>-<max>, got "${latencyText}"`)
   const tamper = integer('tamper-block', str('tamper-block'), 0)
+  const tamperUncles = integer('tamper-uncles', str('tamper-uncles'), 0)
+  const swapUncles = integer('swap-uncles', str('swap-uncles'), 0)
   return {
     source,
     live:
@@ -147,6 +156,8 @@ export function parseSampleNodeArgs(argv: string[]): SampleNodeConfig | 'help' {
       seed,
     },
     tamperBlock: tamper === undefined ? undefined : BigInt(tamper),
+    tamperUncles: tamperUncles === undefined ? undefined : BigInt(tamperUncles),
+    swapUncles: swapUncles === undefined ? undefined : BigInt(swapUncles),
     maxBatchSize: integer('max-batch-size', str('max-batch-size'), 1) ?? 1000,
     port: integer('port', str('port'), 0, 65535) ?? 8546,
     host: str('host') ?? '127.0.0.1',

@@ -14,6 +14,10 @@ export type CreateMethodsParameters = {
   chain: ChainSource
   /** Serve this block with its stateRoot changed but its original hash (verification must fail). */
   tamperBlock?: bigint | undefined
+  /** Serve this block's uncles with a changed stateRoot but their original hashes (a partner that lies). */
+  tamperUncles?: bigint | undefined
+  /** Serve, as this block's uncles, the real uncles of the next block that has some (a partner that lies). */
+  swapUncles?: bigint | undefined
   /** `safe` is the head minus this many blocks (default 32). */
   safeDepth?: number | undefined
   /** `finalized` is the head minus this many blocks (default 64). */
@@ -32,7 +36,7 @@ function tamper(header: HashedHeader): HashedHeader {
  * since synthetic blocks have no bodies). Not found → null, as geth.
  */
 export function createMethods(parameters: CreateMethodsParameters): JsonRpcMethods<unknown> {
-  const { chain, tamperBlock } = parameters
+  const { chain, tamperBlock, tamperUncles, swapUncles } = parameters
   const safeDepth = BigInt(parameters.safeDepth ?? 32)
   const finalizedDepth = BigInt(parameters.finalizedDepth ?? 64)
 
@@ -64,10 +68,21 @@ export function createMethods(parameters: CreateMethodsParameters): JsonRpcMetho
       uncleHashes: block.uncles.map((uncle) => uncle.hash),
     })
   }
-  const formatUncle = (block: ChainBlock | undefined, index: bigint) => {
+  /** The next block above `number` that has uncles (within 10,000 blocks). */
+  const nextWithUncles = (number: bigint): ChainBlock | undefined => {
+    for (let n = number + 1n; n <= number + 10_000n; n++) {
+      const block = chain.blockByNumber(n)
+      if (block === undefined) return undefined
+      if (block.uncles.length > 0) return block
+    }
+    return undefined
+  }
+  const formatUncle = (asked: ChainBlock | undefined, index: bigint) => {
+    const block = asked !== undefined && asked.header.number === swapUncles ? nextWithUncles(swapUncles) : asked
     if (block === undefined || index >= BigInt(block.uncles.length)) return null
     const i = Number(index)
-    return toRpcUncle(block.uncles[i] as HashedHeader, { totalDifficulty: 'omit' }, block.uncleSizes?.[i])
+    const uncle = block.uncles[i] as HashedHeader
+    return toRpcUncle(asked?.header.number === tamperUncles ? tamper(uncle) : uncle, { totalDifficulty: 'omit' }, block.uncleSizes?.[i])
   }
   const uncleCount = (block: ChainBlock | undefined) => (block === undefined ? null : toQuantity(block.uncles.length))
 

@@ -60,7 +60,7 @@ export async function startSampleNode(config: SampleNodeConfig, hooks: StartSamp
         onStop: (head) => log(`live chain stopped at head ${head} after ${config.live?.stopAfter} new blocks`),
       })
   }
-  const methods = createMethods({ chain, tamperBlock: config.tamperBlock })
+  const methods = createMethods({ chain, tamperBlock: config.tamperBlock, tamperUncles: config.tamperUncles, swapUncles: config.swapUncles })
   const server = createSampleNodeServer({
     methods,
     maxBatchSize: config.maxBatchSize,

@@ -65,6 +65,7 @@ const networkSchema = z
     toBlock: integer(0, 'a non-negative integer').optional(),
     confirmations: integer(0, 'a non-negative integer').default(defaultConfirmations),
     partnerUrl: url(['http:', 'https:', 'ws:', 'wss:']).optional(),
+    verifyPartner: z.boolean({ error: 'expected true or false' }).optional(),
     era1: z.string({ error: 'expected a directory or an http(s):// base URL' }).min(1).optional(),
     era1Roots: z.string({ error: 'expected the path of a roots file' }).min(1).optional(),
     hosts: z.array(hostName, { error: 'expected an array of host names' }).min(1, { error: 'expected at least one host name' }).optional(),
@@ -130,6 +131,11 @@ export type NetworkConfig = Readonly<{
   confirmations: number
   /** Optional second endpoint for the same chain. */
   partnerUrl?: string
+  /**
+   * Whether the partner's answers are verified against the chain before they are passed on
+   * (docs/failover.md: each forwarded call costs the partner three calls in one batch). Absent = true.
+   */
+  verifyPartner?: boolean
   /** era1 archives to read history from: a directory, or an http(s):// mirror's base URL. */
   era1?: string
   /**

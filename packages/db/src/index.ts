@@ -32,6 +32,8 @@ export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKey
 export type { UsageCounter, UsageCounts, UsageDelta, UsageRow } from './queries/usage.js'
 export { addUsage, addUsageCounts, admittedOnDay, listUsage, usageCounters, zeroUsageCounts } from './queries/usage.js'
 export { blockKnown } from './queries/blockKnown.js'
+export type { BlockUncleCount } from './queries/blockUncleCounts.js'
+export { blockUncleCountByHash, canonicalBlockUncleCount } from './queries/blockUncleCounts.js'
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
 export { copyBlocksWithUncles } from './queries/copyBlocks.js'

@@ -1,6 +1,7 @@
-import { type Hex, headerFromRpc, uncleSize } from '@uncle-rpc/chain'
-import { type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
-import { readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
+import { readFileSync } from 'node:fs'
+import { type Hex, headerFromRpc, openEra1, uncleSize } from '@uncle-rpc/chain'
+import { type BlockWithUncles, type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
+import { fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 
 // Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.
 
@@ -48,4 +49,33 @@ export function expectedResultJson(result: Record<string, unknown>): string {
   const at = json.indexOf(',"transactionsRoot"')
   if (at === -1 || !json.includes('"timestamp"')) throw new Error('unexpected derived line shape')
   return json.slice(0, at) + ',"totalDifficulty":null' + json.slice(at)
+}
+
+export const mainnetEra1 = 'mainnet-era1/mainnet-00000-5ec1ffb8.era1'
+
+/** One block of the era1 fixture as the uncle family answers for it: hash and uncle count. */
+export type Era1BlockSummary = { number: bigint; hash: Hex; uncleCount: number }
+
+/**
+ * Registers `network` and writes every block of mainnet epoch 0 (0..8191, from the era1 file:
+ * blocks without uncles too, as the indexer writes them) with its uncles; returns each block's
+ * number, hash and uncle count, by number.
+ */
+export async function seedMainnetEpoch0(db: Db, network = 'mainnet'): Promise<Era1BlockSummary[]> {
+  await registerNetwork(db, { name: network, chainId: 1n })
+  const file = openEra1(readFileSync(fixturePath(mainnetEra1)))
+  const summaries: Era1BlockSummary[] = []
+  for (let from = 0; from < file.count; from += 1024) {
+    const blocks: BlockWithUncles[] = []
+    for (let n = from; n < Math.min(file.count, from + 1024); n++) {
+      const block = file.block(file.startNumber + BigInt(n))
+      blocks.push({ header: block.header, uncles: block.uncles.map((uncle) => ({ ...uncle, size: uncleSize(uncle) })) })
+      summaries.push({ number: block.header.number, hash: block.header.hash, uncleCount: block.uncles.length })
+    }
+    await db.transaction(async (tx) => {
+      await insertBlocksWithUncles(tx, { network, blocks })
+      await notifyRangeIndexed(tx, { network, from: BigInt(from), to: BigInt(from + blocks.length - 1) })
+    })
+  }
+  return summaries
 }

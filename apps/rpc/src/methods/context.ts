@@ -17,6 +17,8 @@ export type ServedNetwork = Readonly<{
   chainId?: number | undefined
   /** The host names that address this network (lowercase, no port); absent: the Host's first label does (network.ts). */
   hosts?: readonly string[] | undefined
+  /** Whether the partner's answers are verified against the chain (pipeline/partnerProof.ts); absent = true. */
+  verifyPartner?: boolean | undefined
 }>
 
 /**

@@ -13,7 +13,8 @@ import {
 } from '@uncle-rpc/jsonrpc'
 import type { MethodContext, ServedNetwork } from '../methods/context.js'
 import type { FailoverPolicy, ForwardCall } from '../methods/failoverPolicy.js'
-import { type Partner, PartnerUnavailableError } from './partner.js'
+import { type Partner, PartnerUnavailableError, type RejectedAnswer } from './partner.js'
+import { type PartnerItem, partnerProof } from './partnerProof.js'
 
 /**
  * A message answered with forwarding on: the body (undefined: none), the answers made here by
@@ -42,6 +43,17 @@ export function partnerUnavailableError(error: unknown): InternalError {
 }
 
 
+/** -32603 for a call whose partner answer failed verification against the chain (its data is never passed on). */
+export function partnerRejectedError(): InternalError {
+  return new InternalError(
+    "the index cannot answer this call authoritatively and the failover partner's answer failed verification against the chain; try again later",
+    { data: { reason: 'verification failed' } },
+  )
+}
+
+/** Told of each verified forward: whether the partner's answer passed. */
+export type OnVerification = (network: string, passed: boolean) => void
+
 /** Whether one answer object (parsed) is a JSON-RPC error. */
 function isErrorAnswer(item: unknown): boolean {
   if (typeof item !== 'object' || item === null) return false
@@ -54,8 +66,55 @@ export function countErrorAnswers(value: unknown): number {
   return Array.isArray(value) ? value.filter(isErrorAnswer).length : isErrorAnswer(value) ? 1 : 0
 }
 
+/** What the partner gave for one forwarded call: its answer object (verified when asked), or the error to answer with. */
+type Forwarded = { item: unknown } | { error: InternalError }
+
+/**
+ * Sends `calls` to the partner as one batch (ids 0…n−1). With `verify`, each uncle-family call goes
+ * as its proof's calls (partnerProof.ts) and is answered only if the proof holds; a failed proof is
+ * reported to the partner (its log line and breaker) and to `onVerification`.
+ */
+async function askPartner(partner: Partner, network: ServedNetwork, calls: readonly ForwardCall[], onVerification: OnVerification | undefined): Promise<Forwarded[]> {
+  const verify = network.verifyPartner !== false
+  const proofs = calls.map((call) => (verify ? partnerProof(call) : undefined))
+  const sent: ForwardCall[] = []
+  const firstId = calls.map((call, i) => {
+    const at = sent.length
+    sent.push(...(proofs[i]?.calls ?? [call]))
+    return at
+  })
+  let outcomes: (Forwarded | undefined)[] = []
+  const check = (value: unknown): RejectedAnswer[] => {
+    // Note: not a batch answer: nothing to verify; every call gets 'invalid body' (below), and the breaker a failure.
+    if (!Array.isArray(value)) return proofs.some((proof) => proof !== undefined) ? [{ method: 'batch', reason: 'the answer to a batch is not an array' }] : []
+    const byId = new Map<unknown, unknown>()
+    for (const item of value) byId.set((item as { id?: unknown } | null)?.id, item)
+    const rejected: RejectedAnswer[] = []
+    outcomes = calls.map((call, i) => {
+      const proof = proofs[i]
+      if (proof === undefined) return undefined
+      const outcome = proof.check(proof.calls.map((_, k) => byId.get(firstId[i]! + k)))
+      onVerification?.(network.name, outcome.kind === 'answer')
+      if (outcome.kind === 'answer') return { item: outcome.item }
+      rejected.push({ method: call.method, reason: outcome.reason })
+      return { error: partnerRejectedError() }
+    })
+    return rejected
+  }
+  let value: unknown
+  try {
+    ;({ value } = await partner.send('[' + sent.map((call, k) => requestBody(String(k), call.method, call.params)).join(',') + ']', (answer) => check(answer.value)))
+  } catch (error) {
+    return calls.map(() => ({ error: partnerUnavailableError(error) }))
+  }
+  if (!Array.isArray(value)) return calls.map(() => ({ error: partnerUnavailableError(new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })) }))
+  const byId = new Map<unknown, unknown>()
+  for (const item of value) byId.set((item as { id?: unknown } | null)?.id, item)
+  return calls.map((_, i) => outcomes[i] ?? { item: byId.get(firstId[i]!) })
+}
+
 /** The partner's answer to one call of our batch, rewritten with the caller's id; null when missing or malformed. */
-function rebuild(rawId: string, item: unknown): string | null {
+function rebuild(rawId: string, item: unknown | PartnerItem): string | null {
   if (typeof item !== 'object' || item === null) return null
   const answer = item as Record<string, unknown>
   if (Object.hasOwn(answer, 'result')) return resultResponse(rawId, answer.result)
@@ -72,7 +131,7 @@ function rebuild(rawId: string, item: unknown): string | null {
  * A partner failure turns just those calls into -32603 errors (partnerUnavailableError).
  * Notifications are never forwarded.
  */
-export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<MethodContext> }): AnswerWithFailover {
+export function createAnswerWithFailover({ handler, onVerification }: { handler: JsonRpcHandler<MethodContext>; onVerification?: OnVerification | undefined }): AnswerWithFailover {
   async function single(message: ParsedMessage & { kind: 'single' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
     let needed: ForwardCall | undefined
     const failover: FailoverPolicy = { kind: 'forward', need: (call) => (needed = call) }
@@ -82,12 +141,20 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
       const { body, ...tally } = local
       return { body, local: tally, forwarded: 0, partnerErrors: 0 }
     }
-    try {
-      const answer = await partner.send(requestBody(rawId, needed.method, needed.params))
-      return { body: answer.text, local: none, forwarded: 1, partnerErrors: countErrorAnswers(answer.value) }
-    } catch (error) {
-      return { body: errorResponse(rawId, partnerUnavailableError(error)), local: oneError, forwarded: 0, partnerErrors: 0 }
+    if (network.verifyPartner === false || partnerProof(needed) === undefined)
+      try {
+        const answer = await partner.send(requestBody(rawId, needed.method, needed.params))
+        return { body: answer.text, local: none, forwarded: 1, partnerErrors: countErrorAnswers(answer.value) }
+      } catch (error) {
+        return { body: errorResponse(rawId, partnerUnavailableError(error)), local: oneError, forwarded: 0, partnerErrors: 0 }
+      }
+    const [forwarded] = await askPartner(partner, network, [needed], onVerification)
+    const body = forwarded !== undefined && 'item' in forwarded ? rebuild(rawId, forwarded.item) : null
+    if (body === null) {
+      const error = forwarded !== undefined && 'error' in forwarded ? forwarded.error : partnerUnavailableError(new PartnerUnavailableError('invalid body'))
+      return { body: errorResponse(rawId, error), local: oneError, forwarded: 0, partnerErrors: 0 }
     }
+    return { body, local: none, forwarded: 1, partnerErrors: forwarded !== undefined && 'item' in forwarded && isErrorAnswer(forwarded.item) ? 1 : 0 }
   }
 
   async function batch(message: ParsedMessage & { kind: 'batch' }, network: ServedNetwork, partner: Partner, options: HandleOptions) {
@@ -117,25 +184,17 @@ export function createAnswerWithFailover({ handler }: { handler: JsonRpcHandler<
     let forwarded = 0
     let partnerErrors = 0
     if (forward.length > 0) {
-      let items: unknown[] | Error
-      try {
-        const { value } = await partner.send('[' + forward.map((i, k) => requestBody(String(k), needed[i]!.method, needed[i]!.params)).join(',') + ']')
-        items = Array.isArray(value) ? value : new PartnerUnavailableError('invalid body', { details: 'not a batch answer' })
-      } catch (error) {
-        items = error as Error
-      }
-      const byId = new Map<unknown, unknown>()
-      if (!(items instanceof Error)) for (const item of items) byId.set((item as { id?: unknown } | null)?.id, item)
+      const results = await askPartner(partner, network, forward.map((i) => needed[i]!), onVerification)
       forward.forEach((i, k) => {
         const rawId = entries[i]!.rawId!
-        const item = items instanceof Error ? undefined : byId.get(k)
-        const rebuilt = items instanceof Error ? null : rebuild(rawId, item)
+        const result = results[k]!
+        const rebuilt = 'item' in result ? rebuild(rawId, result.item) : null
         if (rebuilt === null) local.errors++
         else {
           forwarded++
-          if (isErrorAnswer(item)) partnerErrors++
+          if ('item' in result && isErrorAnswer(result.item)) partnerErrors++
         }
-        answers[i] = rebuilt ?? errorResponse(rawId, partnerUnavailableError(items instanceof Error ? items : new PartnerUnavailableError('invalid body')))
+        answers[i] = rebuilt ?? errorResponse(rawId, 'error' in result ? result.error : partnerUnavailableError(new PartnerUnavailableError('invalid body')))
       })
     }
     return { body: batchBody(answers), local, forwarded, partnerErrors }

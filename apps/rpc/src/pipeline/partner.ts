@@ -17,10 +17,17 @@ export class PartnerUnavailableError extends BaseError {
 /** The partner's answer: its body text as is, and that text parsed (the only parse of it). */
 export type PartnerAnswer = { text: string; value: unknown }
 
+/** An answer of the partner that failed verification against the chain (partnerProof.ts): the call's method and why. */
+export type RejectedAnswer = { method: string; reason: string }
+
 /** A network's partner provider behind a timeout and a circuit breaker. */
 export type Partner = {
-  /** POSTs a JSON-RPC body (no caller headers: only Content-Type); a body that is not JSON is a failure. */
-  send(body: string): Promise<PartnerAnswer>
+  /**
+   * POSTs a JSON-RPC body (no caller headers: only Content-Type); a body that is not JSON is a
+   * failure. `check` (verified failover) names the answers that failed verification: each is
+   * logged, and any counts as a failure of the call for the breaker.
+   */
+  send(body: string, check?: (answer: PartnerAnswer) => readonly RejectedAnswer[]): Promise<PartnerAnswer>
   readonly state: BreakerState
 }
 
@@ -94,11 +101,14 @@ export function createPartner({ logger }: { logger: Logger }, parameters: Create
     get state() {
       return breaker.state
     },
-    async send(body) {
+    async send(body, check) {
       if (!breaker.admit()) throw new PartnerUnavailableError('circuit open')
       try {
         const answer = await request(body)
-        breaker.succeeded()
+        const rejected = check?.(answer) ?? []
+        for (const { method, reason } of rejected) log.warn({ msg: 'failover partner answer failed verification', method, reason })
+        if (rejected.length === 0) breaker.succeeded()
+        else breaker.failed('verification failed')
         return answer
       } catch (error) {
         const reason = error instanceof PartnerUnavailableError ? error.reason : 'network'

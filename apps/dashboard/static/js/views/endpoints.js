@@ -1,6 +1,14 @@
 import { copyField, h } from '../dom.js'
 
-/** The HTTP and WebSocket endpoint of each network, each with a Copy button. */
+/** The JSON-RPC methods every endpoint answers (eth_chainId and net_version too). */
+export const servedMethods = [
+  'eth_getUncleByBlockHashAndIndex',
+  'eth_getUncleByBlockNumberAndIndex',
+  'eth_getUncleCountByBlockHash',
+  'eth_getUncleCountByBlockNumber',
+]
+
+/** The HTTP and WebSocket endpoint of each network, each with a Copy button, and the methods they answer. */
 export function endpointList(endpoints) {
   return h(
     'div',
@@ -8,6 +16,7 @@ export function endpointList(endpoints) {
     endpoints.map((e) =>
       h('fieldset', { class: 'endpoint' }, h('legend', {}, e.network), copyField(`HTTP endpoint (${e.network})`, e.http), copyField(`WebSocket endpoint (${e.network})`, e.ws)),
     ),
+    h('p', { class: 'hint methods' }, `Methods: ${servedMethods.join(', ')} (and eth_chainId, net_version).`),
   )
 }
 
