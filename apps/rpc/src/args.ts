@@ -60,6 +60,7 @@ Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
   partner:<network>, replicas; details only on the admin port, --metrics-port)
 A Host without a network label (an IP address, "localhost") means the only network when one is served.
 Create keys with \`uncle-rpc keys create --plan core\`.
+Exits 1 when it cannot listen on --host/--port (the port taken, EADDRINUSE), with the reason on stderr.
 
 Flags:
   --config <file>                  networks config (JSON, same file as the indexer); default
