@@ -91,6 +91,16 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc', () => {
     }
   }, 180_000)
 
+  test('error: a multi-host DATABASE_URL (host1,host2): exits 1 naming the supported ways, the password not echoed', async () => {
+    const rpc = start(['--config', config, '--port', '0'], 'postgres://app:s3cret@127.0.0.1:5432,127.0.0.1:5433/uncle_rpc?target_session_attrs=read-write')
+    let stderr = ''
+    rpc.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    expect(await rpc.exit).toBe(1)
+    expect(stderr).toContain('DATABASE_URL: several hosts in one URL (host1,host2, as libpq reads it) are not supported')
+    expect(stderr).toContain("a virtual IP, HAProxy checking Patroni's REST API, a managed service's endpoint, or PgBouncer in front of it")
+    expect(stderr).not.toContain('s3cret')
+  }, 60_000)
+
   test('error: bad flags exit 2', async () => {
     const { exit } = start(['--port', 'x'], env.database.url)
     expect(await exit).toBe(2)
