@@ -43,7 +43,7 @@ export { tableChecksums } from './queries/checksums.js'
 export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
 export { listNetworks, registerNetwork } from './queries/networks.js'
 export type { BlockRange } from './queries/ranges.js'
-export { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
+export { blocksIndexedSince, compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
 export type { CanonicalBlockRef, RecordReorgParameters, ReorgEvent } from './queries/reorgs.js'
 export {
   canonicalBlocks,
