@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createApiKey, createDb, migrateDatabase } from '@uncle-rpc/db'
-import { findTool, seededRandom, startPostgresServer } from '@uncle-rpc/testing'
+import { createTcpProxy, findTool, type PostgresServer, seededRandom, startPostgresServer, startStreamingReplica, type TcpProxy } from '@uncle-rpc/testing'
 import pg from 'pg'
 import { openLoop } from './openLoop.js'
 import { type Call, createCalls, type KnownUncle, unavailablePrefix } from './soak/calls.js'
@@ -31,7 +31,7 @@ import {
 import { startWsOpenLoop } from './soak/wsOpenLoop.js'
 
 // Note: in this order a 4-minute run meets four kinds, the Redis primary's death among them.
-const faultNames = ['kill-indexer', 'kill-redis-primary', 'restart-rpc', 'freeze-postgres', 'freeze-redis'] as const
+const faultNames = ['kill-indexer', 'kill-redis-primary', 'restart-rpc', 'freeze-postgres', 'freeze-redis', 'failover-postgres'] as const
 type FaultName = (typeof faultNames)[number]
 
 const { values: flags } = parseArgs({
@@ -79,7 +79,10 @@ const cleanup = async () => {
 process.once('SIGINT', () => void cleanup().then(() => process.exit(130)))
 
 type Fleet = {
-  postgres: Awaited<ReturnType<typeof startPostgresServer>>
+  /** The Postgres primary and its streaming replica; a failover promotes the replica and starts a new one. */
+  postgres: { primary: PostgresServer; replica: PostgresServer }
+  /** The one address of the primary every process uses (a virtual IP's part: moved at a failover). */
+  postgresAddress: TcpProxy
   redis: RedisFleet
   pool: pg.Pool
   node: Role
@@ -93,16 +96,14 @@ type Fleet = {
 }
 
 async function startFleet(): Promise<Fleet> {
-  const postgres = await startPostgresServer()
-  cleanups.push(() => postgres.remove())
-  const databaseUrl = postgres.url('uncle_rpc_soak')
-  await migrateDatabase({ url: databaseUrl })
-  cleanups.push(async () => {
-    const admin = new pg.Client({ connectionString: postgres.url() })
-    await admin.connect()
-    await admin.query('drop database if exists uncle_rpc_soak with (force)')
-    await admin.end()
-  })
+  const primary = await startPostgresServer()
+  const postgres = { primary, replica: await startStreamingReplica(primary) }
+  cleanups.push(() => postgres.primary.remove())
+  cleanups.push(() => postgres.replica.remove())
+  const postgresAddress = await createTcpProxy({ host: '127.0.0.1', port: primary.port })
+  cleanups.push(() => postgresAddress.close())
+  await migrateDatabase({ url: primary.url('uncle_rpc_soak') })
+  const databaseUrl = `postgres://postgres@127.0.0.1:${postgresAddress.port}/uncle_rpc_soak`
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, query_timeout: 5000, connectionTimeoutMillis: 5000 })
   pool.on('error', () => undefined) // Note: a frozen or restarted server; the next query says so.
   cleanups.push(() => pool.end())
@@ -110,7 +111,7 @@ async function startFleet(): Promise<Fleet> {
   const sentinel = findTool('redis-sentinel')
   const redis = flags.redis === 'auto' && server !== undefined && sentinel !== undefined ? await startSentinelRedis({ server, sentinel }) : await startSingleRedis()
   cleanups.push(() => redis.stop())
-  say(`postgres 127.0.0.1:${postgres.port} (private), redis: ${redis.kind} at ${redis.url}`)
+  say(`postgres 127.0.0.1:${primary.port} (private, with a streaming replica on ${postgres.replica.port}) at 127.0.0.1:${postgresAddress.port}, redis: ${redis.kind} at ${redis.url}`)
   const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' }
 
   let stopped = false
@@ -158,7 +159,7 @@ async function startFleet(): Promise<Fleet> {
   }
   const base = proxy?.url ?? `127.0.0.1:${rpcs[0]!.ports.port}`
   say(`${rpcs.length} rpc process(es)${proxy ? ' behind haproxy' : ' with --workers 2 (no haproxy)'} at ${base}; 2 indexers; node ${nodeUrl}`)
-  return { postgres, redis, pool, node, nodeUrl, chainStopped: () => stopped, indexers, rpcs, proxy, base, key }
+  return { postgres, postgresAddress, redis, pool, node, nodeUrl, chainStopped: () => stopped, indexers, rpcs, proxy, base, key }
 }
 
 /** Canonical uncles at least 32 blocks deep (no reorg reaches them): the known-uncle calls' targets. */
@@ -208,7 +209,7 @@ async function runFault(fleet: Fleet, minute: number, fault: FaultName): Promise
   } finally {
     clearTimeout(timer)
   }
-  if (fault === 'freeze-postgres') setTimeout(() => (postgresOutage = false), 2000)
+  if (fault === 'freeze-postgres' || fault === 'failover-postgres') setTimeout(() => (postgresOutage = false), 2000)
   return { minute, fault, ok: detail === undefined, recoveredMs: Math.round(performance.now() - started), ...(detail === undefined ? {} : { detail }) }
 }
 
@@ -232,10 +233,23 @@ async function carryOut(fleet: Fleet, fault: FaultName, note: (text: string) => 
       break
     case 'freeze-postgres':
       postgresOutage = true
-      fleet.postgres.freeze()
+      fleet.postgres.primary.freeze()
       await sleep(freezeMs)
-      fleet.postgres.thaw()
+      fleet.postgres.primary.thaw()
       break
+    case 'failover-postgres': {
+      // The primary killed, its replica promoted and the address moved to it (open sessions cut):
+      // what Patroni behind HAProxy or a managed service does. Then a new replica of the new primary.
+      postgresOutage = true
+      const { primary: old, replica: next } = fleet.postgres
+      await old.stop('SIGKILL')
+      next.promote()
+      fleet.postgresAddress.retarget({ host: '127.0.0.1', port: next.port })
+      fleet.postgres.primary = next
+      await old.remove()
+      fleet.postgres.replica = await startStreamingReplica(next)
+      break
+    }
     case 'kill-redis-primary':
       await fleet.redis.killPrimary()
       break

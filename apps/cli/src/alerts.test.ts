@@ -40,6 +40,7 @@ describe('alert rules', () => {
         'UncleRpcJobsFailed',
         'UncleRpcReplicaUnusable',
         'UncleRpcReplicaLagging',
+        'UncleRpcReplicaNotReplicating',
         'UncleRpcRedisDown',
         'UncleRpcIndexerRedisDown',
       ]),

@@ -19,8 +19,13 @@ import { createIndexerMetrics } from './metrics.js'
 import { defaultIndexerOptions, type IndexerOptions } from './options.js'
 import { startIndexer } from './service.js'
 
-/** Postgres bounds of the indexer: its largest statements (an epoch's COPY, range compaction) take seconds. */
-export const defaultIndexerDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 60_000, queryTimeoutMs: 65_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
+/**
+ * Postgres bounds of the indexer: its largest statements (an epoch's COPY, range compaction) take
+ * seconds. Note: the query timeout is how long its writes and head follower wait on a hung primary
+ * before the connection is dropped and the next one goes to wherever the address leads now (a
+ * failover); 20 s, well above those statements, instead of the 65 s it was.
+ */
+export const defaultIndexerDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 15_000, queryTimeoutMs: 20_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
 
 const usage = `Usage: uncle-rpc indexer [--config <file>] [flags]
 

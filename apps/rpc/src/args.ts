@@ -61,6 +61,7 @@ Serves eth_getUncleByBlockHashAndIndex from the Postgres index, Infura-style:
   partner:<network>, replicas; details only on the admin port, --metrics-port)
 With one network served, every Host is that network.
 Create keys with \`uncle-rpc keys create --plan core\`.
+Exits 1 when it cannot listen on --host/--port (the port taken, EADDRINUSE), with the reason on stderr.
 
 Flags:
   --config <file>                  networks config (JSON, same file as the indexer); default

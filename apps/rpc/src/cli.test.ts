@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -64,6 +65,41 @@ describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc', () => {
     expect(await single.exit).toBe(0)
     expect(await clustered.exit).toBe(0)
   })
+
+  test('error: a port already taken (EADDRINUSE): exits 1 with the reason, one process and --workers 2', async () => {
+    const taken = createServer()
+    const port = await new Promise<number>((resolvePort) => taken.listen(0, '127.0.0.1', () => resolvePort((taken.address() as AddressInfo).port)))
+    try {
+      const runs = [['--port', String(port)], ['--port', String(port), '--workers', '2']].map((flags) => {
+        const rpc = start(['--config', config, ...flags], env.database.url)
+        let stderr = ''
+        rpc.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+        // Note: a process that keeps running fails the test by its timeout, not by hanging the suite.
+        const killer = setTimeout(() => rpc.child.kill('SIGKILL'), 90_000)
+        return rpc.exit.then((code) => {
+          clearTimeout(killer)
+          return { code, stderr }
+        })
+      })
+      const [single, clustered] = await Promise.all(runs)
+      expect(single?.code).toBe(1)
+      expect(single?.stderr).toContain(`rpc: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE`)
+      expect(clustered?.code).toBe(1)
+      expect(clustered?.stderr).toContain(`rpc: cannot listen on 127.0.0.1:${port}`)
+    } finally {
+      taken.close()
+    }
+  }, 180_000)
+
+  test('error: a multi-host DATABASE_URL (host1,host2): exits 1 naming the supported ways, the password not echoed', async () => {
+    const rpc = start(['--config', config, '--port', '0'], 'postgres://app:s3cret@127.0.0.1:5432,127.0.0.1:5433/uncle_rpc?target_session_attrs=read-write')
+    let stderr = ''
+    rpc.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    expect(await rpc.exit).toBe(1)
+    expect(stderr).toContain('DATABASE_URL: several hosts in one URL (host1,host2, as libpq reads it) are not supported')
+    expect(stderr).toContain("a virtual IP, HAProxy checking Patroni's REST API, a managed service's endpoint, or PgBouncer in front of it")
+    expect(stderr).not.toContain('s3cret')
+  }, 60_000)
 
   test('error: bad flags exit 2', async () => {
     const { exit } = start(['--port', 'x'], env.database.url)

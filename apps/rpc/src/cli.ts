@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster'
+import type { AddressInfo } from 'node:net'
 import { type CommandContext, type Logger, type NetworksConfig, redisKeyPrefix, resolveNetworksConfig, runCommand } from '@uncle-rpc/config'
 import { createDb, createReadReplicas, type ReadReplicas } from '@uncle-rpc/db'
 import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer, type MetricsSource, serveMetrics } from '@uncle-rpc/metrics'
@@ -39,6 +40,9 @@ export function restartDelayMs(quickDeathsInARow: number): number {
 
 const stableMs = 10_000
 
+/** A worker's exit code when it cannot listen: the primary then stops rather than fork it again. */
+export const cannotListenExitCode = 3
+
 /**
  * The cluster primary: forks the workers and replaces any that dies (the others keep serving; the
  * listening socket stays open in the primary meanwhile); on SIGINT/SIGTERM sends SIGTERM to every
@@ -53,6 +57,8 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   const listening = new Set<Worker>()
   let allExited: (() => void) | undefined
   let failedCodes = 0
+  let cannotListen: (() => void) | undefined
+  const listenFailed = new Promise<'cannot listen'>((resolve) => (cannotListen = () => resolve('cannot listen')))
 
   cluster.on('listening', (worker, address) => {
     listening.add(worker)
@@ -80,6 +86,13 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
         if (live.size === 0) allExited?.()
         return
       }
+      if (code === cannotListenExitCode) {
+        // Note: the port is the primary's; another worker would fail the same way.
+        logger.error({ msg: 'an rpc worker cannot listen; stopping', worker_pid: worker.process.pid })
+        process.stderr.write(`rpc: cannot listen on ${args.host}:${args.port} (the worker's log says why); stopping\n`)
+        cannotListen?.()
+        return
+      }
       quickDeaths = Date.now() - startedAt < stableMs ? quickDeaths + 1 : 0
       const delayMs = restartDelayMs(quickDeaths)
       const entry = { worker_pid: worker.process.pid, code, signal, restart_in_ms: delayMs }
@@ -95,7 +108,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   }
   for (let i = 0; i < args.workers; i++) fork()
 
-  const signal = await untilSignal()
+  const signal = await Promise.race([untilSignal(), listenFailed])
   stopping = true
   logger.info({ msg: 'stopping rpc workers', signal, workers: live.size })
   for (const timer of timers) clearTimeout(timer)
@@ -107,7 +120,7 @@ async function runPrimary(args: RpcArgs, logger: Logger, config: NetworksConfig)
   for (const worker of live) worker.process.kill('SIGTERM')
   await exited
   await metricsServer?.close()
-  return failedCodes === 0 ? 0 : 1
+  return failedCodes === 0 && signal !== 'cannot listen' ? 0 : 1
 }
 
 /** `uncle-rpc rpc`: serves until SIGINT/SIGTERM; exit code 2 for bad flags. */
@@ -170,7 +183,15 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
       },
     )
     if (cluster.isWorker) answerReadinessRequests(rpc.readiness)
-    const address = await rpc.listen(args.port, args.host)
+    let address: AddressInfo
+    try {
+      address = await rpc.listen(args.port, args.host)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      logger.error({ msg: 'rpc cannot listen', host: args.host, port: args.port, error: reason })
+      if (cluster.isPrimary) process.stderr.write(`rpc: cannot listen on ${args.host}:${args.port}: ${reason}\n`)
+      return cluster.isWorker ? cannotListenExitCode : 1
+    }
     if (metrics !== undefined && cluster.isPrimary)
       metricsServer = await metricsEndpoint(args, logger, () => metrics.registry, async () => adminReady(await rpc.readiness()))
     if (cluster.isPrimary) process.stdout.write(listeningLine(args, address.port, config))

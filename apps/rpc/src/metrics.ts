@@ -191,6 +191,17 @@ export function createRpcMetrics(): RpcMetrics {
       for (const r of sources.replicas?.() ?? []) if (r.lagMs !== null) this.set({ replica: r.name }, r.lagMs / 1000)
     },
   })
+  new Gauge({
+    name: 'uncle_rpc_db_replica_replicating',
+    help: 'Whether a read replica is in recovery with a replay position (1), or not (0: promoted, or a primary named as a replica; never read); absent while it does not answer',
+    labelNames: ['replica'] as const,
+    aggregator: 'min',
+    registers,
+    collect() {
+      this.reset()
+      for (const r of sources.replicas?.() ?? []) if (r.replicating !== null) this.set({ replica: r.name }, r.replicating ? 1 : 0)
+    },
+  })
   const hit = lookups.labels({ result: 'hit' })
   const miss = lookups.labels({ result: 'miss' })
 

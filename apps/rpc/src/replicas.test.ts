@@ -53,7 +53,11 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
   const gauges = async () => {
     const samples: Sample[] = parseMetrics(await (await fetch(metricsUrl)).text())
     const one = (name: string) => samples.find((s) => s.name === name && s.labels['replica']?.endsWith('/uncle_rpc'))?.value
-    return { usable: one('uncle_rpc_db_replica_usable'), lagSeconds: one('uncle_rpc_db_replica_lag_seconds') }
+    return {
+      usable: one('uncle_rpc_db_replica_usable'),
+      lagSeconds: one('uncle_rpc_db_replica_lag_seconds'),
+      replicating: one('uncle_rpc_db_replica_replicating'),
+    }
   }
 
   beforeAll(async () => {
@@ -124,7 +128,47 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     expect(outcomes.filter((o) => o !== 'found')).toEqual([])
     expect(await ask(at(7000))).toBe('found')
     // Not answering: unusable, and no lag to report.
-    expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined })
+    expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined, replicating: undefined })
     await replica.restart()
+  })
+
+  test('behavior: the replica promoted, restarted and written to: skipped within 2 s, never read while it is not a replica; no wrong answer', async () => {
+    await vi.waitFor(async () => expect((await gauges()).usable).toBe(1), { timeout: 30_000, interval: 100 })
+    // The late blocks' rows removed on the primary (and so on the replica); written back after
+    // the promotion, on the primary only: a read from the promoted server answers them null.
+    const late = uncles.filter((u) => u.blockNumber > 7000)
+    await primaryDb.db.execute(sql`delete from uncles where network = 'mainnet' and block_number > 7000`)
+    await primaryDb.db.execute(sql`delete from blocks where network = 'mainnet' and number > 7000`)
+    await until(late[0]!, 'null')
+
+    const promotedAt = Date.now()
+    replica.promote()
+    await vi.waitFor(async () => expect((await gauges()).usable).toBe(0), { timeout: 10_000, interval: 20 })
+    const skippedAfterMs = Date.now() - promotedAt
+    expect(skippedAfterMs).toBeLessThan(2000)
+
+    // Restarted, it reports no replay position; written to, it moves on by itself.
+    await replica.stop()
+    await replica.restart()
+    await replicaDb.db.execute(sql`create table if not exists promoted_writes (n int)`)
+    await replicaDb.db.execute(sql`insert into promoted_writes values (1)`)
+    await seedMainnetUncles(primaryDb.db, 'mainnet', 8191)
+
+    // A read from the promoted server would answer these null: every answer found means none went there.
+    const wrong: string[] = []
+    const until5s = Date.now() + 5000
+    while (Date.now() < until5s) {
+      const outcomes = await Promise.all(late.slice(0, 20).map((u) => ask(u)))
+      wrong.push(...outcomes.filter((o) => o !== 'found'))
+      await replicaDb.db.execute(sql`insert into promoted_writes values (2)`)
+    }
+    expect(wrong).toEqual([])
+    expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined, replicating: 0 })
+    const ready = (await (await fetch(metricsUrl.replace(/\/metrics$/, '/ready'))).json()) as { checks: { replicas: unknown[] }; reasons: string[] }
+    expect(ready.checks.replicas).toEqual([
+      { name: expect.stringMatching(/\/uncle_rpc$/), usable: false, replicating: false, lag_ms: null, reason: 'not a replica: not in recovery (promoted, or a primary)' },
+    ])
+    expect(ready.reasons.join('\n')).toContain('not a replica')
+    expect(rpc.stdout() + rpc.stderr()).toContain('read replica skipped: not replicating')
   })
 })

@@ -252,6 +252,39 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     app(req, res)
   })
 
+  async function close(): Promise<void> {
+    heads.stop()
+    reorgWatch.stop()
+    lag.stop()
+    closing = true
+    for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
+    await ws.close()
+    await new Promise<void>((resolve) => {
+      // Note: net's close, not http's: http's closes idle keep-alive connections at once, racing
+      // clients that are sending their next request on them. Here a request arriving in the first
+      // 500 ms is answered with Connection: close; connections still idle then are closed.
+      NetServer.prototype.close.call(server, () => resolve())
+      const idle = setTimeout(() => {
+        server.closeIdleConnections()
+        fast?.closeIdleConnections()
+      }, 500)
+      // Requests still running get 5 s to finish; then their connections are cut.
+      const cut = setTimeout(() => {
+        server.closeAllConnections()
+        fast?.closeAllConnections()
+      }, 5000)
+      idle.unref()
+      cut.unref()
+    })
+    // Note: http's close as well, for its timeout timer (the listening socket is closed already).
+    server.close(() => undefined)
+    fast?.stop()
+    await auth.stop()
+    await deps.uncleFilter?.stop()
+    await usage.stop()
+    await limiter?.close()
+  }
+
   return {
     server,
     cache,
@@ -274,39 +307,14 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
         logger.warn({ msg: 'reading latest indexed blocks failed', error: (error as Error).message }),
       )
       await reorgWatch.check()
-      return listen(server, { port, host, backlog: options.listenBacklog ?? defaultListenBacklog })
+      try {
+        return await listen(server, { port, host, backlog: options.listenBacklog ?? defaultListenBacklog })
+      } catch (error) {
+        // Note: what started above (timers, the filter's connection, Redis) would keep the process running.
+        await close()
+        throw error
+      }
     },
-    async close() {
-      heads.stop()
-      reorgWatch.stop()
-      lag.stop()
-      closing = true
-      for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false
-      await ws.close()
-      await new Promise<void>((resolve) => {
-        // Note: net's close, not http's: http's closes idle keep-alive connections at once, racing
-        // clients that are sending their next request on them. Here a request arriving in the first
-        // 500 ms is answered with Connection: close; connections still idle then are closed.
-        NetServer.prototype.close.call(server, () => resolve())
-        const idle = setTimeout(() => {
-          server.closeIdleConnections()
-          fast?.closeIdleConnections()
-        }, 500)
-        // Requests still running get 5 s to finish; then their connections are cut.
-        const cut = setTimeout(() => {
-          server.closeAllConnections()
-          fast?.closeAllConnections()
-        }, 5000)
-        idle.unref()
-        cut.unref()
-      })
-      // Note: http's close as well, for its timeout timer (the listening socket is closed already).
-      server.close(() => undefined)
-      fast?.stop()
-      await auth.stop()
-      await deps.uncleFilter?.stop()
-      await usage.stop()
-      await limiter?.close()
-    },
+    close,
   }
 }

@@ -49,6 +49,23 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: expected a smtp:\/\/ or smtps:\/\/ URL/)
   })
 
+  test('error: a multi-host URL (libpq\'s host1,host2) names the supported ways instead of "expected a postgres:// URL"', () => {
+    for (const url of [
+      'postgres://db1,db2/uncle_rpc?target_session_attrs=read-write',
+      'postgresql://app:secret@db1:5432,db2:5433/uncle_rpc',
+    ]) {
+      expect(() => parseEnv({ DATABASE_URL: url })).toThrow(/DATABASE_URL: several hosts in one URL .*a virtual IP, HAProxy checking Patroni's REST API/)
+      expect(() => parseEnv({ DATABASE_READ_URL: `postgres://r0/uncle_rpc,${url.replace('read-write', 'prefer-standby')}` })).toThrow(
+        /DATABASE_READ_URL\[1\]: several hosts in one URL/,
+      )
+    }
+    expect(() => parseEnv({ DATABASE_URL: 'postgres://app:secret@db1,db2/uncle_rpc' })).not.toThrow(/secret/)
+    expect(parseEnv({ DATABASE_READ_URL: 'postgres://r1/uncle_rpc, postgres://r2/uncle_rpc' }).DATABASE_READ_URL).toEqual([
+      'postgres://r1/uncle_rpc',
+      'postgres://r2/uncle_rpc',
+    ])
+  })
+
   test('error: names each bad variable and does not echo URLs', () => {
     expect(() =>
       parseEnv({ DATABASE_URL: 'mysql://root:secret@db/x', REDIS_URL: 'nope', LOG_LEVEL: 'verbose' }),

@@ -24,6 +24,20 @@ function urlWithScheme(schemes: readonly string[]) {
   }, expected)
 }
 
+/** `postgres://[user@]host1[:port],host2[:port]/db`: libpq's multi-host form, which node-postgres does not read. */
+export function isMultiHostPostgresUrl(value: string): boolean {
+  return /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^/?#]*,/.test(value.trim())
+}
+
+export const multiHostPostgresMessage =
+  'several hosts in one URL (host1,host2, as libpq reads it) are not supported: give one address that always leads to the primary (a virtual IP, HAProxy checking Patroni\'s REST API, a managed service\'s endpoint, or PgBouncer in front of it), and replicas one URL each in DATABASE_READ_URL; see docs/postgres.md'
+
+const postgresUrl = z.string().superRefine((value, ctx) => {
+  if (isMultiHostPostgresUrl(value)) ctx.addIssue({ code: 'custom', message: multiHostPostgresMessage })
+  else if (!urlWithScheme(['postgres:', 'postgresql:']).safeParse(value).success)
+    ctx.addIssue({ code: 'custom', message: 'expected a postgres:// or postgresql:// URL' })
+})
+
 const redisUrl = z.string().superRefine((value, ctx) => {
   try {
     parseRedisUrl(value)
@@ -39,11 +53,12 @@ const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value)
 const envSchema = z.object({
   DATABASE_URL: z.preprocess(
     unsetIfEmpty,
-    urlWithScheme(['postgres:', 'postgresql:']).default('postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc'),
+    postgresUrl.default('postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc'),
   ),
   DATABASE_READ_URL: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((u) => u.trim()) : undefined),
-    z.array(urlWithScheme(['postgres:', 'postgresql:'])).default([]),
+    // Note: split only where a new URL starts, so a multi-host URL stays whole and gets its own error.
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(/,(?=\s*postgres(?:ql)?:\/\/)/).map((u) => u.trim()) : undefined),
+    z.array(postgresUrl).default([]),
   ),
   REDIS_URL: z.preprocess(unsetIfEmpty, redisUrl.default('redis://127.0.0.1:6379')),
   UNCLE_RPC_CONFIG: z.preprocess(unsetIfEmpty, z.string().optional()),

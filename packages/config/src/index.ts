@@ -1,5 +1,5 @@
 export type { Env, LogFormat, LogLevel } from './env.js'
-export { applyLogFormatFlag, logFormats, logLevels, parseEnv } from './env.js'
+export { applyLogFormatFlag, isMultiHostPostgresUrl, logFormats, logLevels, multiHostPostgresMessage, parseEnv } from './env.js'
 export { ConfigError, formatIssues, formatPath } from './issues.js'
 export type { CreateLoggerParameters, Logger } from './logger.js'
 export { createLogger, redactKey, wantsPrettyLogs } from './logger.js'

@@ -1,8 +1,8 @@
 export type { CreateDbParameters, CreateDbReturnType, Db, DbLogger, DbOrTx, DbTimeouts, Tx } from './client.js'
 export { createDb, defaultDbTimeouts, queryTimeoutMessage } from './client.js'
 export { bigintToNumeric, byteaToHex, hexToBytea, numericToBigint, toArrayLiteral } from './columns.js'
-export type { CreateReadReplicasParameters, ReadReplicas, ReplicaState } from './readReplicas.js'
-export { createReadReplicas, lagFromSamples, parseLsn } from './readReplicas.js'
+export type { CreateReadReplicasParameters, ReadReplicas, ReplicaProbe, ReplicaState } from './readReplicas.js'
+export { createReadReplicas, judgeReplica, lagFromSamples, parseLsn } from './readReplicas.js'
 export type { PgErrorFields } from './errors.js'
 export {
   CanonicalBlockConflictError,
@@ -45,7 +45,7 @@ export { tableChecksums } from './queries/checksums.js'
 export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
 export { listNetworks, registerNetwork } from './queries/networks.js'
 export type { BlockRange } from './queries/ranges.js'
-export { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
+export { blocksIndexedSince, compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
 export type { CanonicalBlockRef, RecordReorgParameters, ReorgEvent } from './queries/reorgs.js'
 export {
   canonicalBlocks,

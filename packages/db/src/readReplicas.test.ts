@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { lagFromSamples, parseLsn } from './readReplicas.js'
+import { judgeReplica, lagFromSamples, parseLsn } from './readReplicas.js'
 
 describe('parseLsn', () => {
   test('default: high and low halves in hex', () => {
@@ -28,5 +28,36 @@ describe('lagFromSamples', () => {
   })
   test('behavior: no samples yet: no lag can be told', () => {
     expect(lagFromSamples([], 1n, 5)).toBe(0)
+  })
+})
+
+describe('judgeReplica', () => {
+  const samples = [
+    { at: 1000, lsn: 100n },
+    { at: 1500, lsn: 180n },
+  ]
+  test('default: in recovery, caught up: usable, lag 0', () => {
+    expect(judgeReplica({ inRecovery: true, replayLsn: '0/B4' }, samples, 1000, 5000)).toEqual({ usable: true, replicating: true, lagMs: 0, reason: null })
+  })
+  test('behavior: in recovery, behind past the bound: skipped with its lag', () => {
+    expect(judgeReplica({ inRecovery: true, replayLsn: '0/64' }, samples, 1000, 3000)).toEqual({
+      usable: false,
+      replicating: true,
+      lagMs: 1500,
+      reason: 'lags 1500 ms (> 1000 ms)',
+    })
+  })
+  test('error: not in recovery (a promoted replica restarted reports no replay position): never usable, no lag', () => {
+    expect(judgeReplica({ inRecovery: false, replayLsn: null }, samples, 1000, 1500)).toEqual({
+      usable: false,
+      replicating: false,
+      lagMs: null,
+      reason: 'not a replica: not in recovery (promoted, or a primary)',
+    })
+    // A promoted replica before its restart still reports the position it replayed last.
+    expect(judgeReplica({ inRecovery: false, replayLsn: '0/B4' }, samples, 1000, 1500).usable).toBe(false)
+  })
+  test('error: in recovery with no replay position: not usable', () => {
+    expect(judgeReplica({ inRecovery: true, replayLsn: null }, samples, 1000, 1500)).toMatchObject({ usable: false, replicating: false, lagMs: null })
   })
 })

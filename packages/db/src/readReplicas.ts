@@ -9,8 +9,13 @@ import { createDb, type CreateDbReturnType, type Db, type DbLogger, type DbTimeo
 export type ReplicaState = {
   /** host:port/database of the replica (no credentials). */
   name: string
-  /** True while the replica answers and lags no more than `maxLagMs`. */
+  /** True while the replica answers, is replicating (see `replicating`) and lags no more than `maxLagMs`. */
   usable: boolean
+  /**
+   * True while the server is in recovery and reports a replay position, i.e. follows a primary;
+   * false for a promoted server or a primary named as a replica; null until probed or when it did not answer.
+   */
+  replicating: boolean | null
   /** Estimated replication lag at the last probe (ms); null until probed or when it did not answer. */
   lagMs: number | null
   /** Why it is skipped, if it is. */
@@ -77,6 +82,29 @@ function describe(url: string): string {
   return `${u.hostname}:${u.port || '5432'}${u.pathname}`
 }
 
+/** What a probe reads from a replica: `pg_is_in_recovery()` and `pg_last_wal_replay_lsn()`. */
+export type ReplicaProbe = { inRecovery: boolean; replayLsn: string | null }
+
+/**
+ * Whether a probed server is a replica that can be read, and why not: a server that is not in
+ * recovery (promoted, or a primary given as a replica) or has no replay position no longer
+ * follows the primary, however fresh it looks; otherwise its lag decides.
+ */
+export function judgeReplica(
+  probe: ReplicaProbe,
+  samples: readonly Sample[],
+  maxLagMs: number,
+  now: number,
+): { usable: boolean; replicating: boolean; lagMs: number | null; reason: string | null } {
+  if (!probe.inRecovery)
+    return { usable: false, replicating: false, lagMs: null, reason: 'not a replica: not in recovery (promoted, or a primary)' }
+  if (probe.replayLsn === null)
+    return { usable: false, replicating: false, lagMs: null, reason: 'not a replica: in recovery but reports no replay position' }
+  const lag = lagFromSamples(samples, parseLsn(probe.replayLsn), now)
+  if (lag > maxLagMs) return { usable: false, replicating: true, lagMs: lag, reason: `lags ${lag} ms (> ${maxLagMs} ms)` }
+  return { usable: true, replicating: true, lagMs: lag, reason: null }
+}
+
 /** Routes reads to streaming replicas of `primary` by health and lag; see the file comment. */
 export function createReadReplicas({
   primary,
@@ -98,6 +126,7 @@ export function createReadReplicas({
       ...(logger ? { logger } : {}),
     }),
     usable: false,
+    replicating: null,
     lagMs: null,
     reason: 'not probed yet',
     reads: 0,
@@ -108,13 +137,15 @@ export function createReadReplicas({
   let fromPrimary = 0
   let probing: Promise<void> | undefined
 
-  const setState = (replica: Replica, usable: boolean, lagMs: number | null, reason: string | null) => {
-    if (usable !== replica.usable) {
-      const entry = { msg: usable ? 'read replica in use' : 'read replica skipped', replica: replica.name, lag_ms: lagMs, reason }
+  const setState = (replica: Replica, usable: boolean, replicating: boolean | null, lagMs: number | null, reason: string | null) => {
+    if (usable !== replica.usable || (replicating === false && replica.replicating !== false)) {
+      const msg = usable ? 'read replica in use' : replicating === false ? 'read replica skipped: not replicating' : 'read replica skipped'
+      const entry = { msg, replica: replica.name, lag_ms: lagMs, reason }
       if (usable) logger?.info(entry)
       else logger?.warn(entry)
     }
     replica.usable = usable
+    replica.replicating = replicating
     replica.lagMs = lagMs
     replica.reason = reason
   }
@@ -133,16 +164,14 @@ export function createReadReplicas({
     await Promise.all(
       replicas.map(async (replica) => {
         try {
-          const result = await replica.database.db.execute<{ lsn: string | null }>(
-            sql`select pg_last_wal_replay_lsn()::text as lsn`,
+          const result = await replica.database.db.execute<{ in_recovery: boolean; lsn: string | null }>(
+            sql`select pg_is_in_recovery() as in_recovery, pg_last_wal_replay_lsn()::text as lsn`,
           )
-          const lsn = result.rows[0]?.lsn ?? null
-          // Note: null means the server is not in recovery (a primary given as a replica): never behind.
-          const lag = lsn === null ? 0 : lagFromSamples(samples, parseLsn(lsn), Date.now())
-          if (lag > maxLagMs) setState(replica, false, lag, `lags ${lag} ms (> ${maxLagMs} ms)`)
-          else setState(replica, true, lag, null)
+          const row = result.rows[0]
+          const judged = judgeReplica({ inRecovery: row?.in_recovery === true, replayLsn: row?.lsn ?? null }, samples, maxLagMs, Date.now())
+          setState(replica, judged.usable, judged.replicating, judged.lagMs, judged.reason)
         } catch (error) {
-          setState(replica, false, null, `does not answer: ${(error as Error).message}`)
+          setState(replica, false, null, null, `does not answer: ${(error as Error).message}`)
         }
       }),
     )
@@ -179,7 +208,7 @@ export function createReadReplicas({
           return result
         } catch (error) {
           // Note: a replica that fails a read is skipped until a probe finds it well; the read goes to the primary.
-          setState(replica, false, null, `read failed: ${(error as Error).message}`)
+          setState(replica, false, replica.replicating, null, `read failed: ${(error as Error).message}`)
         }
       }
       fromPrimary++

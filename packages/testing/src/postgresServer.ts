@@ -25,6 +25,8 @@ export type PostgresServer = {
   freeze(): void
   /** Resumes a frozen server (SIGCONT, backends first). */
   thaw(): void
+  /** Promotes a streaming replica to a primary (`pg_ctl promote`, waiting until it accepts writes). */
+  promote(): void
 }
 
 /** Process ids of the children of `pid` (from /proc: the postmaster's backends and workers). */
@@ -144,6 +146,9 @@ function serve(dataDir: string, port: number, password?: string): Promise<Postgr
       signalAll(childrenOf(child.pid), 'SIGSTOP')
     },
     thaw,
+    promote() {
+      run('pg_ctl', ['promote', '-w', '-t', '60', '-D', dataDir])
+    },
     async remove() {
       await stop('SIGINT')
       rmSync(dataDir, { recursive: true, force: true })

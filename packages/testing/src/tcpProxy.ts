@@ -16,6 +16,11 @@ export type TcpProxy = {
   restore(): Promise<void>
   /** Latency added in each direction (ms): every chunk is passed on this long after it arrived, in order. */
   delayMs: number
+  /**
+   * Sends new connections to `to` and destroys the open ones, as a virtual IP moved to another
+   * server or HAProxy with `on-marked-down shutdown-sessions` does at a failover.
+   */
+  retarget(to: { host: string; port: number }): void
   close(): Promise<void>
 }
 
@@ -54,6 +59,7 @@ function delayedWriter(to: Socket, delayMs: () => number): (chunk: Buffer) => vo
 /** Starts a proxy on 127.0.0.1 (a free port) to `target`. */
 export async function createTcpProxy(target: { host: string; port: number }, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   const sockets = new Set<Socket>()
+  let current = target
   let mode: TcpProxy['mode'] = 'open'
   let port = 0
   let delayMs = options.delayMs ?? 0
@@ -65,7 +71,7 @@ export async function createTcpProxy(target: { host: string; port: number }, opt
     client.on('error', () => client.destroy())
     // Note: a hung proxy accepts the connection and then says nothing, as a stalled server does.
     if (mode === 'hung') return
-    const upstream = connect(target.port, target.host)
+    const upstream = connect(current.port, current.host)
     sockets.add(upstream)
     upstream.on('close', () => {
       sockets.delete(upstream)
@@ -125,6 +131,10 @@ export async function createTcpProxy(target: { host: string; port: number }, opt
       if (mode === 'hung') destroyAll()
       mode = 'open'
       if (wasCut) await listen()
+    },
+    retarget(to) {
+      current = to
+      destroyAll()
     },
     async close() {
       destroyAll()

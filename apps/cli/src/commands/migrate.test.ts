@@ -51,7 +51,12 @@ describe.concurrent('uncle-rpc migrate', () => {
   })
 
   test('error: bad flags', async () => {
-    const [bogus, mysql] = await Promise.all([cli('--bogus'), cli('--database-url', 'mysql://x/y')])
+    const [bogus, mysql, multiHost] = await Promise.all([
+      cli('--bogus'),
+      cli('--database-url', 'mysql://x/y'),
+      cli('--database-url', 'postgres://db1:5432,db2:5432/uncle_rpc?target_session_attrs=read-write'),
+    ])
+    expect(multiHost).toMatchObject({ code: 2, stderr: expect.stringMatching(/^migrate: --database-url: several hosts in one URL .*HAProxy checking Patroni's REST API/) })
     expect(bogus).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") })
     expect(mysql).toMatchObject({
       code: 2,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { parseEnv } from '@uncle-rpc/config'
+import { isMultiHostPostgresUrl, multiHostPostgresMessage, parseEnv } from '@uncle-rpc/config'
 import { migrateDatabase } from '@uncle-rpc/db'
 
 const usage = `Usage: uncle-rpc migrate [--database-url <url>]
@@ -36,6 +36,10 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const flag = values['database-url']
+  if (flag !== undefined && isMultiHostPostgresUrl(flag)) {
+    process.stderr.write(`migrate: --database-url: ${multiHostPostgresMessage}\n`)
+    return 2
+  }
   const url = new URL(flag ?? parseEnv(process.env).DATABASE_URL)
   if (flag !== undefined && url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     process.stderr.write('migrate: --database-url: expected a postgres:// or postgresql:// URL\n')

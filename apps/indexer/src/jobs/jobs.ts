@@ -67,6 +67,20 @@ export function epochJobId(job: Pick<EpochJob, 'epoch'>): string {
  * Stable job id for a range: planners that run at the same time (several indexer processes)
  * add the same ids, and BullMQ keeps one job per id.
  */
+/** BullMQ's highest priority number (the lowest priority): 2^21 − 1. */
+export const lowestJobPriority = 2 ** 21 - 1
+
+/**
+ * A job's BullMQ priority from its first block (`unit`: the blocks of one range or epoch): lower
+ * heights first. Note: without it a retried job goes behind every job waiting, so ranges that
+ * failed in an outage stayed gaps until the end of the backfill; with it one comes back in its
+ * place once its backoff (≤ 30 s, jobBackoff.ts) has passed.
+ */
+export function heightPriority(from: bigint, unit: bigint): number {
+  const rank = from / (unit > 0n ? unit : 1n) + 1n
+  return rank > BigInt(lowestJobPriority) ? lowestJobPriority : Number(rank)
+}
+
 export function rangeJobId(job: RangeJob): string {
   return `${job.from}-${job.to}`
 }

@@ -3,7 +3,7 @@ import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
 import type { Era1Files } from '../era1/era1Files.js'
 import { requeueContradictedJobs } from './contradictedJobs.js'
-import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, rangeJobId, rangeJobName } from '../jobs/jobs.js'
+import { encodeEpochJob, encodeRangeJob, epochJobId, epochJobName, heightPriority, rangeJobId, rangeJobName } from '../jobs/jobs.js'
 import type { BlockRange } from '@uncle-rpc/chain'
 import { planJobs } from './planRanges.js'
 import type { QueueOwner } from './queueOwner.js'
@@ -57,7 +57,7 @@ export async function planNetwork(
   const indexedNow = () => listIndexedRanges(deps.db, { network })
   if (queuing && planned.epochs.length > 0 && deps.era1Queue) {
     const jobs = planned.epochs.map((e) => ({ network, ...e }))
-    await deps.era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job) } })))
+    await deps.era1Queue.addBulk(jobs.map((job) => ({ name: epochJobName, data: encodeEpochJob(job), opts: { jobId: epochJobId(job), priority: heightPriority(BigInt(job.epoch), 1n) } })))
     const stale = await requeueContradictedJobs(deps.era1Queue, new Map(jobs.map((job) => [epochJobId(job), job])), indexedNow)
     if (stale.length > 0) deps.logger.warn({ msg: staleMessage('epoch'), jobs: stale.length, first: stale[0] })
   }
@@ -71,7 +71,7 @@ export async function planNetwork(
   }
   if (queuing && deps.rangeQueue && planned.ranges.length > 0) {
     const jobs = planned.ranges.map((r) => ({ network, ...r }))
-    await deps.rangeQueue.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job) } })))
+    await deps.rangeQueue.addBulk(jobs.map((job) => ({ name: rangeJobName, data: encodeRangeJob(job), opts: { jobId: rangeJobId(job), priority: heightPriority(job.from, rangeSize) } })))
     // Note: addBulk skips ids that exist, failed and completed ones included; completed ones whose
     // blocks the database lacks come back here.
     const stale = await requeueContradictedJobs(deps.rangeQueue, new Map(jobs.map((job) => [rangeJobId(job), job])), indexedNow)

@@ -1,5 +1,6 @@
 import { type BlockRange, holesBelowTop, indexedHeight } from '@uncle-rpc/chain'
 import {
+  blocksIndexedSince,
   countBlocks,
   countUncles,
   type Db,
@@ -55,7 +56,7 @@ export type NetworkStatus = {
   nodeHead: string | null
   /** Node head − latest indexed block; null without the node's head. */
   headLag: string | null
-  /** Blocks indexed per second since the previous look (--watch), else over about a second; null with one look. */
+  /** Blocks indexed per second over the last minute (ranges marked indexed then, by the database's clock). */
   blocksPerSecond: number | null
   eta: string | null
 }
@@ -76,16 +77,8 @@ async function nodeHead(network: StatusNetwork): Promise<bigint | null> {
   }
 }
 
-/** Adds blocks/s and ETA from an earlier look `seconds` ago (same networks, by name). */
-export function withRates(now: readonly NetworkStatus[], before: readonly NetworkStatus[] | undefined, seconds: number): NetworkStatus[] {
-  return now.map((s) => {
-    const prior = before?.find((b) => b.network === s.network)
-    if (prior === undefined || seconds <= 0) return s
-    const rate = Math.max(0, Number(BigInt(s.indexedBlocks) - BigInt(prior.indexedBlocks)) / seconds)
-    const remaining = s.target === null ? null : BigInt(s.target) - BigInt(s.indexedHeight)
-    return { ...s, blocksPerSecond: rate, eta: remaining === null ? null : formatEta(remaining, rate) }
-  })
-}
+/** The window of `blocksPerSecond`. */
+export const rateWindowSeconds = 60
 
 const str = (r: BlockRange) => ({ from: r.from.toString(), to: r.to.toString() })
 
@@ -153,6 +146,9 @@ export async function collectStatus(
         queueOwner: null,
       }))
       const latest = await latestIndexedBlock(deps.db, { network: name })
+      // Note: from the database's record of finished ranges over the last minute, not from two
+      // looks a second apart, which mostly see no range finish and read "0 blocks/s".
+      const rate = Number(await blocksIndexedSince(deps.db, { network: name, seconds: rateWindowSeconds })) / rateWindowSeconds
       const reorgs = await reorgStats(deps.db, { network: name })
       const refused = await listEra1Refusals(deps.db, { network: name })
       return {
@@ -176,8 +172,8 @@ export async function collectStatus(
         target: target === null ? null : target.toString(),
         nodeHead: head === null ? null : head.toString(),
         headLag: head === null ? null : (head - (latest?.number ?? height)).toString(),
-        blocksPerSecond: null,
-        eta: null,
+        blocksPerSecond: rate,
+        eta: target === null ? null : formatEta(target - height, rate),
       }
     }),
   )

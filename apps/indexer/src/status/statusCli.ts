@@ -3,12 +3,12 @@ import { oneShotTuning, parseEnv, producerTuning, redisKeyPrefix, resolveNetwork
 import { createDb } from '@uncle-rpc/db'
 import { sleep, untilSignal } from '@uncle-rpc/process'
 import { bullmqConnection } from '../bullmqConnection.js'
-import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork, withRates } from './status.js'
+import { collectStatus, formatStatus, type NetworkStatus, type StatusNetwork } from './status.js'
 
 const usage = `Usage: uncle-rpc status [--config <file>] [--json] [--watch [--interval-ms <n>]]
 
 Prints each network's indexing progress and exits: a progress bar of the indexed height against
-the target (toBlock, else the node's head), blocks/s and ETA (measured over about a second), head
+the target (toBlock, else the node's head), blocks/s and ETA (over the last minute), head
 lag (node head − latest indexed block), indexed ranges, gaps, block and uncle counts, queued and
 failed jobs (with the reason each failed), refused era1 files (epoch, file, what differed), and
 jobs the database contradicts (completed in the queue, not held in the database).
@@ -54,15 +54,11 @@ export async function run(argv: string[]): Promise<number> {
   const database = createDb({ url: env.DATABASE_URL, max: 2 })
   // Note: fail fast when Redis is down instead of ioredis's endless reconnects.
   const connection = bullmqConnection(env.REDIS_URL, { ...producerTuning, ...oneShotTuning })
-  const look = async () => ({ at: Date.now(), statuses: await collectStatus({ db: database.db, connection, prefix: redisKeyPrefix(env.DATABASE_URL) }, networks) })
+  const look = async () => ({ statuses: await collectStatus({ db: database.db, connection, prefix: redisKeyPrefix(env.DATABASE_URL) }, networks) })
   const show = (statuses: readonly NetworkStatus[]) => (values.json ? `${JSON.stringify(statuses, null, values.watch ? 0 : 2)}\n` : formatStatus(statuses))
   try {
     if (!values.watch) {
-      // Two looks about a second apart give blocks/s and ETA.
-      const first = await look()
-      await sleep(1000)
-      const second = await look()
-      const statuses = withRates(second.statuses, first.statuses, (second.at - first.at) / 1000)
+      const { statuses } = await look()
       process.stdout.write(show(statuses))
       return statuses.some((s) => s.failed.length > 0 || s.gaps.length > 0 || s.era1Refused.length > 0 || s.contradicted.length > 0) ? 3 : 0
     }
@@ -70,14 +66,11 @@ export async function run(argv: string[]): Promise<number> {
     const signalled = untilSignal().then(() => {
       stopped = true
     })
-    let previous: Awaited<ReturnType<typeof look>> | undefined
     while (!stopped) {
-      const current = await look()
-      const statuses = withRates(current.statuses, previous?.statuses, previous === undefined ? 0 : (current.at - previous.at) / 1000)
+      const { statuses } = await look()
       // Note: on a terminal the screen is cleared first, so the view refreshes in place.
       const clear = !values.json && process.stdout.isTTY === true ? '\x1b[H\x1b[2J' : ''
       process.stdout.write(`${clear}${show(statuses)}`)
-      previous = current
       await Promise.race([sleep(intervalMs), signalled])
     }
     return 0

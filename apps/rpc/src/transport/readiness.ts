@@ -86,7 +86,7 @@ export function createReadiness({ heads, limiter, partners, replicas, logger }: 
       postgres,
       redis,
       partners: circuits,
-      ...(replicaStates === undefined ? {} : { replicas: replicaStates.map(({ name, usable, lagMs, reason }) => ({ name, usable, lag_ms: lagMs, reason })) }),
+      ...(replicaStates === undefined ? {} : { replicas: replicaStates.map(({ name, usable, replicating, lagMs, reason }) => ({ name, usable, replicating, lag_ms: lagMs, reason })) }),
     }
     return { ready, degraded, details: { networks, checks, reasons } }
   }

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../client.js'
+import { sql } from 'drizzle-orm'
 import { useTestDatabase } from '../testing.js'
 import { registerNetwork } from './networks.js'
-import { compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './ranges.js'
+import { blocksIndexedSince, compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './ranges.js'
 
 let db: Db
 useTestDatabase({ max: 4 }, (database) => (db = database.db))
@@ -113,5 +114,23 @@ describe('compactIndexedRanges', () => {
     expect(await listIndexedRanges(db, { network: 'busy' })).toEqual([r(0, 1999)])
     await compactIndexedRanges(db, { network: 'busy' })
     expect(await listIndexedRanges(db, { network: 'busy' })).toEqual([r(0, 1999)])
+  })
+})
+
+describe('blocksIndexedSince', () => {
+  test('default: the blocks of ranges marked within the window; a compaction does not count old blocks as new', async () => {
+    const net = await network('recent', [
+      [0, 999],
+      [1000, 1999],
+    ])
+    // Two old ranges (an hour ago) and one marked now.
+    await db.execute(sql`update indexed_ranges set completed_at = now() - interval '1 hour' where network = ${net}`)
+    await markRangeIndexed(db, { network: net, from: 2000n, to: 2099n })
+    expect(await blocksIndexedSince(db, { network: net, seconds: 60 })).toBe(100n)
+    await compactIndexedRanges(db, { network: net })
+    expect(await listIndexedRanges(db, { network: net })).toEqual([r(0, 2099)])
+    // Merged into one row with the island's earliest completion: no longer "recent" at all.
+    expect(await blocksIndexedSince(db, { network: net, seconds: 60 })).toBe(0n)
+    expect(await blocksIndexedSince(db, { network: net, seconds: 7200 })).toBe(2100n)
   })
 })

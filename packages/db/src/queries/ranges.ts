@@ -18,18 +18,18 @@ export async function markRangeIndexed(db: DbOrTx, { network, from, to }: BlockR
 
 /**
  * Gaps-and-islands over the range rows matching `where`: overlapping and touching rows merged,
- * as a subquery with columns `from_block`, `to_block`.
+ * as a subquery with columns `from_block`, `to_block` and `completed_at` (the island's earliest).
  */
 function mergedRanges(where: SQL | undefined): SQL {
-  const { fromBlock, toBlock } = indexedRanges
+  const { fromBlock, toBlock, completedAt } = indexedRanges
   // Note: a row starts a new island when it begins after every earlier row ends (+1: touching
   // ranges merge). The running count of island starts numbers the islands.
   return sql`
-    select min(from_block) as from_block, max(to_block) as to_block
+    select min(from_block) as from_block, max(to_block) as to_block, min(completed_at) as completed_at
     from (
-      select from_block, to_block, sum(case when starts then 1 else 0 end) over (order by from_block, to_block) as island
+      select from_block, to_block, completed_at, sum(case when starts then 1 else 0 end) over (order by from_block, to_block) as island
       from (
-        select ${fromBlock} as from_block, ${toBlock} as to_block,
+        select ${fromBlock} as from_block, ${toBlock} as to_block, ${completedAt} as completed_at,
                coalesce(${fromBlock} > max(${toBlock}) over (order by ${fromBlock}, ${toBlock} rows between unbounded preceding and 1 preceding) + 1, true) as starts
         from ${indexedRanges}
         where ${where}
@@ -72,7 +72,8 @@ export async function compactIndexedRanges(
   const r = indexedRanges
   const same = (alias: string) =>
     sql`${sql.identifier(alias)}.from_block = ${r.fromBlock} and ${sql.identifier(alias)}.to_block = ${r.toBlock}`
-  // Note: rows that already are whole islands are neither deleted nor re-inserted.
+  // Note: rows that already are whole islands are neither deleted nor re-inserted. A merged row
+  // keeps its earliest completion, so it never counts as blocks indexed just now (blocksIndexedSince).
   const result = await db.execute<{ deleted: number; inserted: number }>(sql`
     with merged as (${mergedRanges(eq(r.network, network))}),
     deleted as (
@@ -80,8 +81,8 @@ export async function compactIndexedRanges(
       returning 1
     ),
     inserted as (
-      insert into ${r} (${sql.identifier(r.network.name)}, ${sql.identifier(r.fromBlock.name)}, ${sql.identifier(r.toBlock.name)})
-      select ${network}, from_block, to_block from merged as m
+      insert into ${r} (${sql.identifier(r.network.name)}, ${sql.identifier(r.fromBlock.name)}, ${sql.identifier(r.toBlock.name)}, ${sql.identifier(r.completedAt.name)})
+      select ${network}, from_block, to_block, completed_at from merged as m
       where not exists (select 1 from ${r} where ${eq(r.network, network)} and ${same('m')})
       on conflict do nothing
       returning 1
@@ -89,4 +90,17 @@ export async function compactIndexedRanges(
     select (select count(*)::int from deleted) as deleted, (select count(*)::int from inserted) as inserted`)
   const row = result.rows[0]
   return { deleted: row?.deleted ?? 0, inserted: row?.inserted ?? 0 }
+}
+
+/**
+ * Blocks of `network` whose ranges were marked indexed in the last `seconds` (by the database's
+ * clock): the indexing rate as it is, however the work is split into jobs or processes.
+ */
+export async function blocksIndexedSince(db: DbOrTx, { network, seconds }: { network: string; seconds: number }): Promise<bigint> {
+  const r = indexedRanges
+  const result = await db.execute<{ blocks: string }>(
+    sql`select coalesce(sum(${r.toBlock} - ${r.fromBlock} + 1), 0)::text as blocks from ${r}
+        where ${eq(r.network, network)} and ${r.completedAt} > now() - make_interval(secs => ${seconds})`,
+  )
+  return BigInt(result.rows[0]?.blocks ?? '0')
 }
