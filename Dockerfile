@@ -1,5 +1,5 @@
 # One image for every part of uncle-rpc; the command picks the part (see docker-compose.yml).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY . .

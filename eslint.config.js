@@ -32,6 +32,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript run by Node: the command's entry.
+    files: ['apps/cli/bin/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly' } },
+  },
+  {
     // Config files of tools that require a default export.
     files: ['vitest.config.ts', 'drizzle.config.ts', 'eslint.config.js'],
     rules: { 'no-restricted-exports': 'off' },
