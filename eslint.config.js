@@ -4,7 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'migrations/**', 'dist/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', 'migrations/**', '**/dist/**', 'coverage/**'] },
   {
     // dependency-cruiser reads a CommonJS config.
     files: ['.dependency-cruiser.cjs'],
@@ -32,9 +32,9 @@ export default tseslint.config(
     },
   },
   {
-    // Plain JavaScript run by Node: the command's entry.
-    files: ['apps/cli/bin/**/*.js'],
-    languageOptions: { sourceType: 'module', globals: { process: 'readonly' } },
+    // Plain JavaScript run by Node: the build script, the command's entry, the era1 thread's source entry.
+    files: ['scripts/**/*.js', 'apps/cli/bin/**/*.js', 'apps/*/src/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', performance: 'readonly', URL: 'readonly' } },
   },
   {
     // Config files of tools that require a default export.

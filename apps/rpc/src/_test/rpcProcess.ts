@@ -21,7 +21,7 @@ export function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : 0
 }
 
-/** Process ids of the node children of `pid` (the cluster workers of a primary; not tsx's esbuild). */
+/** Process ids of the node children of `pid` (the cluster workers of a primary). */
 export function childPids(pid: number): number[] {
   let pids: number[]
   try {
