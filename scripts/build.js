@@ -10,7 +10,12 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+
+// Note: esbuild is a dev dependency: `npm ci --omit=dev` on a clone has nothing to build with.
+const { build } = await import('esbuild').catch((error) => {
+  process.stderr.write(`build: esbuild is not installed (${error.code ?? error.message}): build after a full \`npm ci\`; the Dockerfile shows how to ship without dev dependencies\n`)
+  process.exit(1)
+})
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
