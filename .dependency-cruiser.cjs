@@ -75,7 +75,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     // The boundary test's fixture breaks these rules on purpose; it is checked on its own. dist/ is
     // the build's output: the rules are about the sources.
-    exclude: { path: '((^|/)node_modules/|/_test/boundaries/|^(apps|packages)/[^/]+/dist/)' },
+    exclude: { path: '((^|/)node_modules/|/_test/boundaries/|^(apps|packages)/[^/]+/dist[^/]*/)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // Note: uncle-rpc-source: a workspace package's import resolves to its src/, as in tsc and the tests.

@@ -4,7 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'migrations/**', '**/dist/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', 'migrations/**', '**/dist/**', '**/dist.*/**', 'coverage/**'] },
   {
     // dependency-cruiser reads a CommonJS config.
     files: ['.dependency-cruiser.cjs'],

@@ -7,7 +7,7 @@
 // bundle: dist/ mirrors src/, so paths taken from import.meta.url (migrations, static files, the
 // era1 thread) mean the same from either. Types are checked by `npm run check`, not here.
 // Plain JavaScript, so that it runs on any Node that npm runs on.
-import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -29,26 +29,39 @@ function isShipped(file) {
 
 const started = performance.now()
 const entryPoints = []
+const folders = []
 for (const group of ['apps', 'packages']) {
   for (const name of readdirSync(join(root, group))) {
     const src = join(root, group, name, 'src')
     if (!existsSync(src)) continue
-    const dist = join(root, group, name, 'dist')
-    // Note: a fresh dist/, so a source deleted or renamed leaves no stale module behind.
-    rmSync(dist, { recursive: true, force: true })
+    // Note: compiled into a fresh folder that then replaces dist/ whole: a source deleted or renamed
+    // leaves no stale module behind, and a process starting meanwhile (a test run beside this
+    // one) finds dist/ complete, the old or the new.
+    const next = join(root, group, name, `dist.${process.pid}`)
+    folders.push({ next, dist: join(root, group, name, 'dist') })
     for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
-      if (isShipped(file)) entryPoints.push({ in: join(src, file), out: join(dist, file.slice(0, -'.ts'.length)) })
+      if (isShipped(file)) entryPoints.push({ in: join(src, file), out: join(next, file.slice(0, -'.ts'.length)) })
     }
   }
 }
 
-await build({
-  entryPoints,
-  outdir: root,
-  format: 'esm',
-  platform: 'node',
-  target: 'node24',
-  bundle: false,
-  logLevel: 'warning',
-})
+try {
+  await build({
+    entryPoints,
+    outdir: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    bundle: false,
+    logLevel: 'warning',
+  })
+  for (const { next, dist } of folders) {
+    const old = `${dist}.old.${process.pid}`
+    if (existsSync(dist)) renameSync(dist, old)
+    renameSync(next, dist)
+    rmSync(old, { recursive: true, force: true })
+  }
+} finally {
+  for (const { next } of folders) rmSync(next, { recursive: true, force: true })
+}
 process.stdout.write(`build: ${entryPoints.length} files compiled to dist/ in ${Math.round(performance.now() - started)} ms (${relative(process.cwd(), root) || '.'})\n`)
