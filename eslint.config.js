@@ -4,7 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'migrations/**', 'dist/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', 'migrations/**', '**/dist/**', '**/dist.*/**', 'coverage/**'] },
   {
     // dependency-cruiser reads a CommonJS config.
     files: ['.dependency-cruiser.cjs'],
@@ -30,6 +30,11 @@ export default tseslint.config(
         ['window', 'document', 'location', 'navigator', 'fetch', 'Node', 'HTMLElement', 'URLSearchParams', 'Intl'].map((name) => [name, 'readonly']),
       ),
     },
+  },
+  {
+    // Plain JavaScript run by Node: the build script, the command's entry, the era1 thread's source entry.
+    files: ['scripts/**/*.js', 'apps/cli/bin/**/*.js', 'apps/*/src/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', performance: 'readonly', URL: 'readonly' } },
   },
   {
     // Config files of tools that require a default export.

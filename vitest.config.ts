@@ -3,7 +3,13 @@ import { allTests, unitTests } from './vitest.projects.js'
 
 // Two projects (docs/testing.md): `unit`, pure logic that starts no server, database or child
 // process (`npm run test:unit`), and `integration`, every other test file. `npm test` runs both.
+// Tests read the TypeScript sources: the workspace packages' "exports" serve src/ under the
+// "uncle-rpc-source" condition (and dist/, the build, to Node). The rest are Vite's defaults.
+const conditions = ['uncle-rpc-source', 'module', 'node', 'development|production']
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     // Integration tests start real processes (sample node, Postgres databases, Redis):
     // two cores, so keep parallelism modest and timeouts generous.
@@ -26,6 +32,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: allTests,
+          // Integration tests start the shipped command (apps/cli/bin → dist/): built first.
+          globalSetup: ['packages/testing/src/buildDist.ts'],
           exclude: [...configDefaults.exclude, ...unitTests],
           pool: 'forks',
         },

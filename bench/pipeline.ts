@@ -121,7 +121,7 @@ const measured: Record<string, Result[]> = {}
 for (let round = 0; round < (flags.baseline === undefined ? 1 : 3); round++)
   for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
     // Note: each measurement in a process of its own, pinned to one core, from its own checkout.
-    const out = execFileSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'bench/pipeline.ts', '--json', '--requests', String(requests), '--rounds', String(rounds)], {
+    const out = execFileSync('taskset', ['-c', '1', process.execPath, '--conditions=uncle-rpc-source', '--import', 'tsx', 'bench/pipeline.ts', '--json', '--requests', String(requests), '--rounds', String(rounds)], {
       cwd: run.dir,
       env: { ...process.env, LOG_LEVEL: 'silent' },
       encoding: 'utf8',

@@ -1,12 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { dirname, join } from 'node:path'
 import { parseEnv, parseNetworksConfig } from '@uncle-rpc/config'
 import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
+import { finalStage, finalStageFiles } from './_test/dockerfile.js'
 import { commands } from './commands.js'
 
-// docker-compose.yml is for users (no Docker engine runs here): keep it in step with the CLI.
+// docker-compose.yml and the Dockerfile are for users (no Docker engine runs here): keep them in
+// step with the CLI, and the image free of what does not run.
 
 type Service = { command?: string[]; image?: string; environment?: Record<string, string>; volumes?: string[]; ports?: string[] }
 const compose = parse(readFileSync(join(repositoryRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> }
@@ -101,5 +105,67 @@ describe('docker-compose.yml', () => {
     const config = parseNetworksConfig(readFileSync(join(repositoryRoot, 'docker/networks.json'), 'utf8'), 'docker/networks.json')
     expect(config.networks.map((n) => new URL(n.rpcUrl ?? '').hostname)).toEqual(['sample-node'])
     for (const [, s] of appServices) expect(s.environment?.UNCLE_RPC_CONFIG).toBe('/config/networks.json')
+  })
+})
+
+type Manifest = { name: string; dependencies?: Record<string, string>; workspaces?: string[] }
+const readManifest = (path: string) => JSON.parse(readFileSync(join(repositoryRoot, path), 'utf8')) as Manifest
+const workspaces = readManifest('package.json').workspaces!.flatMap((pattern) => {
+  const group = pattern.replace('/*', '')
+  return readdirSync(join(repositoryRoot, group))
+    .filter((name) => existsSync(join(repositoryRoot, group, name, 'package.json')))
+    .map((name) => `${group}/${name}`)
+})
+
+/** The package a bare import specifier names (`pg/lib/x` → pg, `@scope/a/b` → @scope/a). */
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+
+describe('Dockerfile', () => {
+  // Note: the integration project's global setup has built dist/, which the build stage holds too.
+  const dockerfile = readFileSync(join(repositoryRoot, 'Dockerfile'), 'utf8')
+  const files = finalStageFiles(dockerfile, repositoryRoot)
+  const paths = files.map(([path]) => path)
+
+  test('default: the final stage holds the command, its compiled files, the migrations and the data it reads; on Node 24', () => {
+    expect(finalStage(dockerfile)[0]).toMatch(/^FROM node:24-bookworm-slim$/)
+    for (const path of ['apps/cli/bin/uncle-rpc.js', 'apps/cli/dist/main.js', 'apps/rpc/dist/cli.js', 'migrations/meta/_journal.json', 'packages/chain/data/mainnet-epoch-roots.txt', 'apps/dashboard/data/commonPasswords.txt', 'apps/dashboard/static/index.html'])
+      expect(paths).toContain(path)
+    // npm ci needs every workspace's manifest.
+    for (const workspace of workspaces) expect(paths).toContain(`${workspace}/package.json`)
+  })
+
+  test('behavior: no TypeScript source, test, bench, fixture or doc is in the image', () => {
+    const unwanted = paths.filter(
+      (path) => /\.[cm]?tsx?$/.test(path) || /\.(test|bench)\.|(^|\/)test[A-Za-z]*\.js$/.test(path) || path.split('/').some((part) => ['src', '_test', 'bench', 'docs', 'fixtures'].includes(part)),
+    )
+    expect(unwanted).toEqual([])
+  })
+
+  test('behavior: production dependencies only: npm ci --omit=dev, and every import of a shipped file is a builtin or a production dependency of its package, whose files are shipped', () => {
+    expect(finalStage(dockerfile).filter((line) => /^RUN\s.*\bnpm ci\b/.test(line))).toEqual([expect.stringMatching(/npm ci --omit=dev\b/)])
+    const builtins = new Set(builtinModules)
+    const problems: string[] = []
+    for (const [path, local] of files) {
+      if (!path.endsWith('.js')) continue
+      const workspace = workspaces.find((w) => path.startsWith(`${w}/`))
+      const dependencies = workspace === undefined ? {} : (readManifest(`${workspace}/package.json`).dependencies ?? {})
+      const text = readFileSync(local, 'utf8')
+      // Note: esbuild's output: a static import's `from "x"` ends its line; a dynamic one is import("x").
+      for (const [, a, b, c] of text.matchAll(/^(?:import|export|\})[^\n]*?\bfrom\s*"([^"]+)";?$|^import\s*"([^"]+)";?$|\bimport\("([^"]+)"\)/gm)) {
+        const specifier = (a ?? b ?? c)!
+        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtins.has(specifier)) continue
+        const name = packageOf(specifier)
+        if (!(name in dependencies)) problems.push(`${path} imports ${name}, not a production dependency of ${workspace}`)
+        const target = workspaces.find((w) => readManifest(`${w}/package.json`).name === name)
+        if (target !== undefined && !paths.some((p) => p.startsWith(`${target}/dist/`))) problems.push(`${path} imports ${name}, whose dist/ is not copied`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
+  test('behavior: npm ls --omit=dev has no TypeScript runner, compiler or test tool', () => {
+    const installed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: repositoryRoot, encoding: 'utf8' })
+    const names = new Set(installed.split('\n').map((line) => line.split('/node_modules/').at(-1)))
+    for (const tool of ['tsx', 'esbuild', 'typescript', 'vitest', 'eslint', 'drizzle-kit']) expect(names.has(tool), tool).toBe(false)
   })
 })

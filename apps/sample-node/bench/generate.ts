@@ -1,5 +1,5 @@
 // Generation speed and memory of a synthetic chain.
-//   node --expose-gc --import tsx apps/sample-node/bench/generate.ts [blocks=1000000] [samples=10]
+//   node --expose-gc --conditions=uncle-rpc-source --import tsx apps/sample-node/bench/generate.ts [blocks=1000000] [samples=10]
 // Prints blocks/s, heap + array buffers sampled during the startup pass (after a GC when
 // --expose-gc is given), and the cost of random hash lookups and block reads afterwards.
 import { createSyntheticChain } from '../src/sources/synthetic/syntheticChain.js'

@@ -22,7 +22,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-// Note: each run starts a process (~1 s through tsx), so the tests run concurrently.
+// Note: each run starts a process (a process start each), so the tests run concurrently.
 describe.concurrent('uncle-rpc era1', () => {
   test('default: write a synthetic chain, then verify it (self-consistency only, said loudly)', async () => {
     const out = join(work, 'synthetic')

@@ -32,7 +32,7 @@ afterAll(async () => {
   await database?.drop()
 })
 
-// Note: each run starts a process (~1 s through tsx), so the tests run concurrently.
+// Note: each run starts a process (a process start each), so the tests run concurrently.
 describe.concurrent('uncle-rpc migrate', () => {
   test('default', async () => {
     const first = await cli('--database-url', url)

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs'
 export const minPasswordLength = 10
 export const maxPasswordLength = 200
 
-/** commonPasswords.txt, lowercased, without its comment lines. */
+/** data/commonPasswords.txt (beside src/ and dist/), lowercased, without its comment lines. */
 const commonPasswords = new Set(
-  readFileSync(new URL('./commonPasswords.txt', import.meta.url), 'utf8')
+  readFileSync(new URL('../../data/commonPasswords.txt', import.meta.url), 'utf8')
     .split('\n')
     .map((line) => line.trim().toLowerCase())
     .filter((line) => line !== '' && !line.startsWith('#')),

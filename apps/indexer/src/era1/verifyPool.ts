@@ -3,7 +3,7 @@ import { BaseError } from '@uncle-rpc/errors'
 import { Era1FileRefusedError, hashesReady } from '@uncle-rpc/chain'
 import { ThreadError } from './threadError.js'
 import { type VerifiedEpoch, type VerifyEpochParameters, verifyEpoch } from './verifyEpoch.js'
-import type { VerifyResponse } from './verifyWorkerMain.js'
+import type { VerifyResponse } from './verifyWorker.js'
 
 /** Verifies era1 files off the main thread (or on it, with `threads: 0`). */
 export type VerifyPool = {

@@ -1,5 +1,11 @@
-// Entry of the era1 verification thread: the sources are TypeScript, run through tsx as the CLI is.
+// The era1 verification thread when the sources run (tests, benches): it loads verifyWorker.ts
+// through tsx, package imports resolving to src/ as in the test runner. The build compiles
+// verifyWorker.ts to dist/era1/verifyWorker.js, which the shipped command's thread runs instead.
+import { register as registerHooks } from 'node:module'
 import { register } from 'tsx/esm/api'
 
+registerHooks(
+  'data:text/javascript,export function resolve(specifier, context, next) { return next(specifier, { ...context, conditions: [...context.conditions, "uncle-rpc-source"] }) }',
+)
 register()
-await import('./verifyWorkerMain.ts')
+await import('./verifyWorker.ts')

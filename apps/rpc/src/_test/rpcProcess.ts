@@ -40,7 +40,7 @@ export function closeWaitOn(port: number): number {
     }).length
 }
 
-/** Process ids of the node children of `pid` (the cluster workers of a primary; not tsx's esbuild). */
+/** Process ids of the node children of `pid` (the cluster workers of a primary). */
 export function childPids(pid: number): number[] {
   let pids: number[]
   try {

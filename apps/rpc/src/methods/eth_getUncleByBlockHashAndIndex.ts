@@ -41,9 +41,6 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
   const inFlight = new Map<string, { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel }>()
-  const forget = (key: string, entry: unknown) => {
-    if (inFlight.get(key) === entry) inFlight.delete(key)
-  }
 
   /** The answer's JSON: its UTF-8 bytes when the cache keeps it, else the text (written straight into the response). */
   async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<string | Uint8Array | null> {
@@ -94,11 +91,10 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
       const abort = new LookupCancel()
       const entry = { answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort }
-      // Note: inline callbacks, not a named closure: tsx names every named closure as it is made (a defineProperty per lookup).
-      entry.answer.then(
-        () => forget(key, entry),
-        () => forget(key, entry),
-      )
+      const settled = () => {
+        if (inFlight.get(key) === entry) inFlight.delete(key)
+      }
+      entry.answer.then(settled, settled)
       inFlight.set(key, entry)
       shared = entry
     }

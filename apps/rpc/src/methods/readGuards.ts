@@ -22,27 +22,24 @@ export type Deadline = <T>(read: Promise<T>) => Promise<T>
  */
 export function createDeadline(ms: number): Deadline {
   let lastProgress = 0
-  type Waiting = { started: number; reject: (error: unknown) => void; timer: NodeJS.Timeout | undefined }
-  // Note: one function for every read's timer, handed the read (setTimeout's argument): a closure
-  // made per read is named per read by tsx (a defineProperty each).
-  const check = (read: Waiting) => {
-    const now = Date.now()
-    const idle = now - Math.max(read.started, lastProgress)
-    if (idle >= ms || now - read.started >= 4 * ms) return read.reject(new DeadlineExceededError(ms))
-    read.timer = setTimeout(check, ms - idle, read)
-  }
   return <T>(read: Promise<T>) =>
     new Promise<T>((resolve, reject) => {
-      const waiting: Waiting = { started: Date.now(), reject, timer: undefined }
-      waiting.timer = setTimeout(check, ms, waiting)
+      const started = Date.now()
+      const check = () => {
+        const now = Date.now()
+        const idle = now - Math.max(started, lastProgress)
+        if (idle >= ms || now - started >= 4 * ms) return reject(new DeadlineExceededError(ms))
+        timer = setTimeout(check, ms - idle)
+      }
+      let timer = setTimeout(check, ms)
       read.then(
         (value) => {
           lastProgress = Date.now()
-          clearTimeout(waiting.timer)
+          clearTimeout(timer)
           resolve(value)
         },
         (error: unknown) => {
-          clearTimeout(waiting.timer)
+          clearTimeout(timer)
           reject(error)
         },
       )

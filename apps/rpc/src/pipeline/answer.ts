@@ -101,16 +101,14 @@ export function createAnswer(deps: AnswerDeps): Answer {
     }
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
+    const finish = (answered: Answered): Outcome => {
+      count(key, network, cost, answered.errors, 0, 0)
+      metrics?.answered(network.name, transport, answered, 0, (performance.now() - started) / 1000)
+      return { status: 200, body: answered.body ?? '' }
+    }
     // Note: bytes: a cached answer's bytes are copied into the response, not re-encoded from text.
     const answered = handler.answerMessage(message, context, { maxBatchSize, bytes: true })
-    if (answered instanceof Promise) return answered.then((value) => finish(value, key, network, cost, started))
-    return finish(answered, key, network, cost, started)
-  }
-
-  function finish(answered: Answered, key: KeyRecord, network: ServedNetwork, cost: number, started: number): Outcome {
-    count(key, network, cost, answered.errors, 0, 0)
-    metrics?.answered(network.name, transport, answered, 0, (performance.now() - started) / 1000)
-    return { status: 200, body: answered.body ?? '' }
+    return answered instanceof Promise ? answered.then(finish) : finish(answered)
   }
 
   function refused(message: ParsedMessage, cost: number, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
@@ -120,19 +118,16 @@ export function createAnswer(deps: AnswerDeps): Answer {
     return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
   }
 
-  // Note: no async function and no closure on the way: a cache hit under a lease is answered
-  // without a promise (and tsx's keepNames would name each closure made per message).
+  // Note: no async function on the way: a cache hit under a lease is answered without a promise.
   return (text, key, network, enableFailover) => {
     const started = metrics === undefined ? 0 : performance.now()
     const message = parseMessage(text)
     const maxBatchSize = Math.min(deps.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
     if (limiter === undefined) return admitted(message, cost, maxBatchSize, key, network, enableFailover, started)
+    const decide = (verdict: RateVerdict) =>
+      verdict.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, verdict, started)
     const taken = limiter.take(key, cost)
-    if (taken instanceof Promise)
-      return taken.then((verdict) =>
-        verdict.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, verdict, started),
-      )
-    return taken.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, taken, started)
+    return taken instanceof Promise ? taken.then(decide) : decide(taken)
   }
 }
