@@ -54,6 +54,35 @@ export type CreateDbParameters = {
 
 export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<void> }
 
+// Pools whose server connections were found not to keep named prepared statements between
+// transactions (a pooler in transaction mode: PgBouncer before 1.21 lends each transaction any
+// server connection), with the logger to tell once.
+const unnamedPools = new WeakMap<pg.Pool, boolean>()
+const poolLoggers = new WeakMap<pg.Pool, DbLogger>()
+
+/** SQLSTATEs of a named statement the server connection does not have (26000), or has from another client (42P05). */
+const lostStatementCodes = new Set(['26000', '42P05'])
+
+/** Whether `error` says a named prepared statement was lost or clashed on the server connection. */
+export function isLostStatementError(error: unknown): boolean {
+  return lostStatementCodes.has((error as { code?: unknown } | undefined)?.code as string)
+}
+
+/** False once `pool` was found not to keep named prepared statements: its statements go unnamed from then on. */
+export function namedStatements(pool: pg.Pool): boolean {
+  return unnamedPools.get(pool) !== true
+}
+
+/** Marks `pool` as one whose named statements do not survive (told once in its logger). */
+export function useUnnamedStatements(pool: pg.Pool, error: unknown): void {
+  if (unnamedPools.get(pool) === true) return
+  unnamedPools.set(pool, true)
+  poolLoggers.get(pool)?.warn({
+    msg: 'named prepared statements do not survive on this database connection (a pooler in transaction mode, such as PgBouncer before 1.21?): statements are sent unnamed from now on, planned on every execution',
+    error: (error as Error).message,
+  })
+}
+
 /** node-postgres's error for a query that hit query_timeout. */
 export const queryTimeoutMessage = 'Query read timeout'
 
@@ -116,6 +145,7 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   })
   // Note: without a listener, an idle connection dropped by the server crashes the process.
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
+  if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
   const db = drizzle({ client: pool })
   releaseConnectionsOfFailedTransactions(db)
