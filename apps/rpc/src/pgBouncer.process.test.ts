@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { describeWithFixtures, type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from './_test/seed.js'
-import { startRpcProcess } from './_test/rpcProcess.js'
+import { startRpcProcess, sleep } from './_test/rpcProcess.js'
 import { rawRequest } from './_test/server.js'
 
 // A real `uncle-rpc rpc` process whose only database URL is a real PgBouncer 1.18 in transaction
@@ -36,11 +36,12 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
     await database?.drop()
   })
 
+  const databaseName = () => new URL(database.url).pathname.slice(1)
   const call = (id: number, blockHash: string, index: string) =>
     `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["${blockHash}","${index}"]}`
 
   test.skipIf(!haveBouncer)('behavior: known, unknown and past-the-end calls with no cache: none fails, each answer exact', async () => {
-    const rpc = await startRpcProcess(bouncer.url(new URL(database.url).pathname.slice(1)), ['--db-pool', '4', '--cache-entries', '0', '--rate-limits', 'off'])
+    const rpc = await startRpcProcess(bouncer.url(databaseName()), ['--db-pool', '4', '--cache-entries', '0', '--rate-limits', 'off'])
     try {
       const known = derivedUncles().filter((u) => u.blockNumber <= seededTo)
       const calls: { body: string; expect: string }[] = []
@@ -60,6 +61,63 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       expect(wrong.length, wrong[0]).toBe(0)
     } finally {
       await rpc.cli.stop()
+    }
+  })
+
+  /**
+   * Asks for the uncles of blocks (from, to] once each (null: not indexed yet), indexes them as the
+   * indexer does (rows and the notification in one transaction), waits 2 s and asks again; the answers that are not the uncle.
+   */
+  async function wrongAfterIndexing(base: string, from: number, to: number): Promise<{ wrong: string[]; of: number }> {
+    const later = derivedUncles().filter((u) => u.blockNumber > from && u.blockNumber <= to)
+    for (const uncle of later.slice(0, 5)) expect((await rawRequest(`${base}/v3/${key}`, { body: call(1, uncle.blockHash, uncle.index) })).body).toContain('"result":null')
+    await seedMainnetUncles(db, 'mainnet', to, from + 1)
+    await sleep(2000)
+    const wrong: string[] = []
+    for (const uncle of later) {
+      const answer = await rawRequest(`${base}/v3/${key}`, { body: call(1, uncle.blockHash, uncle.index) })
+      if (!answer.body.includes(`"hash":"${uncle.result.hash as string}"`)) wrong.push(answer.body)
+    }
+    expect(later.length).toBeGreaterThan(50)
+    return { wrong, of: later.length }
+  }
+
+  const filterOff = /null filter off: its connection answers queries but does not hear notifications/g
+
+  test.skipIf(!haveBouncer)('behavior: uncles of blocks indexed after the rpc started are answered within 2 s, never null; the filter says once that it is off', async () => {
+    const rpc = await startRpcProcess(bouncer.url(databaseName()), ['--rate-limits', 'off'])
+    try {
+      await rpc.cli.waitFor(filterOff, 10_000)
+      const { wrong, of } = await wrongAfterIndexing(rpc.base, seededTo, seededTo + 2000)
+      expect(wrong.length, `${wrong.length} of ${of} wrong: ${wrong[0]}`).toBe(0)
+      expect(rpc.cli.stderr().match(filterOff)?.length).toBe(1)
+    } finally {
+      await rpc.cli.stop()
+    }
+  })
+
+  test.skipIf(!haveBouncer)('behavior: with DATABASE_LISTEN_URL direct, the filter is on and follows the writes', async () => {
+    const rpc = await startRpcProcess(bouncer.url(databaseName()), ['--rate-limits', 'off'], { DATABASE_LISTEN_URL: database.url, LOG_LEVEL: 'info' })
+    try {
+      await rpc.cli.waitFor(/null filter loaded/, 10_000)
+      const { wrong, of } = await wrongAfterIndexing(rpc.base, seededTo + 2000, seededTo + 3000)
+      expect(wrong.length, `${wrong.length} of ${of} wrong: ${wrong[0]}`).toBe(0)
+      expect(rpc.cli.stderr()).not.toMatch(filterOff)
+    } finally {
+      await rpc.cli.stop()
+    }
+  })
+
+  test.skipIf(!haveBouncer)('behavior: through PgBouncer in session mode the filter is on and follows the writes', async () => {
+    const session = await startPgBouncer({ poolMode: 'session', ignoreStartupParameters: ['statement_timeout', 'options'] })
+    const rpc = await startRpcProcess(session.url(databaseName()), ['--rate-limits', 'off', '--db-pool', '2'], { LOG_LEVEL: 'info' })
+    try {
+      await rpc.cli.waitFor(/null filter loaded/, 10_000)
+      const { wrong, of } = await wrongAfterIndexing(rpc.base, seededTo + 3000, 8191)
+      expect(wrong.length, `${wrong.length} of ${of} wrong: ${wrong[0]}`).toBe(0)
+    } finally {
+      await rpc.cli.stop()
+      await session.stop()
     }
   })
 })
