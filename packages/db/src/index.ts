@@ -12,7 +12,8 @@ export {
   UnknownNetworkError,
 } from './errors.js'
 export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './migrate.js'
-export { migrateDatabase, migrationsFolder } from './migrate.js'
+export type { MigrateTimeouts } from './migrate.js'
+export { defaultMigrateTimeouts, migrateDatabase, migrationsFolder } from './migrate.js'
 export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './queries/apiKeys.js'
 export {
   createApiKey,
