@@ -132,6 +132,38 @@ function withStartupSetting(url: string, setting: string): { connectionString: s
   return { connectionString: parsed.toString(), options: own === null ? setting : `${own} ${setting}` }
 }
 
+/**
+ * Logs once when the server does not have the settings the pool asked for at connect time: PgBouncer
+ * drops the startup parameters its `ignore_startup_parameters` names. Statements then stay bounded
+ * by the client's own deadline (query_timeout), which closes the connection instead of cancelling.
+ */
+async function reportDroppedSettings(
+  client: pg.Pool,
+  asked: { statement_timeout: string | undefined; plan_cache_mode: string | undefined },
+  queryTimeoutMs: number,
+  logger: DbLogger,
+): Promise<void> {
+  try {
+    const { rows } = await client.query<{ statement_timeout: string; plan_cache_mode: string }>(
+      `select current_setting('statement_timeout') as statement_timeout, current_setting('plan_cache_mode') as plan_cache_mode`,
+    )
+    const row = rows[0]
+    if (row === undefined) return
+    // Note: Postgres shows 30000 ms as '30s'; compared in ms.
+    const ms = (text: string) => (text.endsWith('ms') ? Number(text.slice(0, -2)) : text.endsWith('s') ? Number(text.slice(0, -1)) * 1000 : Number(text))
+    const dropped: string[] = []
+    if (asked.statement_timeout !== undefined && ms(row.statement_timeout) !== ms(asked.statement_timeout)) dropped.push(`statement_timeout (asked ${asked.statement_timeout}, has ${row.statement_timeout})`)
+    if (asked.plan_cache_mode !== undefined && row.plan_cache_mode !== asked.plan_cache_mode) dropped.push(`plan_cache_mode (asked ${asked.plan_cache_mode}, has ${row.plan_cache_mode})`)
+    if (dropped.length > 0)
+      logger.warn({
+        msg: `the server does not have the settings asked for at connect time (a pooler's ignore_startup_parameters drops them): statements are bounded by the client's deadline (${queryTimeoutMs} ms, which closes the connection); set them on the database role instead (ALTER ROLE … SET …)`,
+        dropped,
+      })
+  } catch {
+    // Note: only a check for the log; the connection's own queries report its failures.
+  }
+}
+
 /** Opens a pool on `url` (connections are made lazily, on first query) and wraps it in drizzle. */
 export function createDb({ url, max = 10, logger, timeouts, genericPlans = false }: CreateDbParameters): CreateDbReturnType {
   const t = { ...defaultDbTimeouts, ...timeouts }
@@ -147,6 +179,11 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
+  if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
+    const asked = { statement_timeout: t.statementTimeoutMs > 0 ? `${t.statementTimeoutMs}ms` : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
+    // Note: on the pool, after the connecting caller's own query: one client runs one query at a time.
+    pool.once('connect', () => setImmediate(() => void reportDroppedSettings(pool, asked, t.queryTimeoutMs, logger)))
+  }
   const db = drizzle({ client: pool })
   releaseConnectionsOfFailedTransactions(db)
   let closed: Promise<void> | undefined
