@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './postgresServer.js'
+import { freePort, runAs } from './postgresServer.js'
 import { findTool } from './tools.js'
 
 // Test-only: Debian's PgBouncer (1.18) on a free loopback port in front of a Postgres (the shared
@@ -41,15 +41,6 @@ export type PgBouncer = {
 /** The path of Debian's pgbouncer binary, or undefined when it is not installed (`apt-get install -y pgbouncer`). */
 export function findPgBouncer(): string | undefined {
   return findTool('pgbouncer')
-}
-
-// Note: PgBouncer refuses to run as root ("PgBouncer should not run as root"); as root it runs as
-// the `postgres` user, as the private Postgres servers do.
-function runAs(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {}
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }))
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }))
-  return { uid, gid }
 }
 
 function accepts(port: number): Promise<boolean> {
