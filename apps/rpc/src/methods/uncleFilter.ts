@@ -35,8 +35,8 @@ export class DeafError extends BaseError {
 export const filterApplicationName = 'uncle-rpc null filter'
 /** The connection that sends the filter's probes, as pg_stat_activity names it. */
 export const probeApplicationName = 'uncle-rpc null filter probe'
-/** The channel of the heartbeat's probes: each filter listens to it and tells its own by the payload. */
-export const probeChannel = 'uncle_rpc_null_filter_probe'
+/** The prefix of the channel of a filter's probes: each filter has its own, so no process hears another's. */
+export const probeChannelPrefix = 'uncle_rpc_filter_probe_'
 
 export type CreateUncleFilterParameters = {
   /**
@@ -71,11 +71,11 @@ export function createUncleFilter({
   let stopped = false
   let client: pg.Client | undefined
   let sender: pg.Client | undefined
-  // The last probe sent and not heard yet; its payload is unique to this filter and connection.
+  // The last probe sent and not heard yet (its payload, a count).
   let awaitedProbe: string | undefined
   let heardProbe: (() => void) | undefined
   let probes = 0
-  const probeId = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`
+  const probeChannel = `${probeChannelPrefix}${process.pid}_${Math.random().toString(36).slice(2, 10)}`
   // Set once the log has said that probes are not heard where queries are answered (a transaction pooler).
   let toldDeaf = false
   let heartbeat: NodeJS.Timeout | undefined
@@ -154,7 +154,7 @@ export function createUncleFilter({
    * DeafError after `withinMs` if given (the heartbeat checks at its next tick instead).
    */
   function probe(from: pg.Client, withinMs?: number): Promise<void> {
-    const payload = `${probeId} ${++probes}`
+    const payload = String(++probes)
     awaitedProbe = payload
     return new Promise<void>((resolve, reject) => {
       const timer =
@@ -187,7 +187,7 @@ export function createUncleFilter({
     void (async () => {
       await Promise.all([connection.connect(), from.connect()])
       // Note: LISTEN before loading, so a range committed during the load is notified, not missed.
-      await connection.query(`listen ${rangeIndexedChannel}; listen ${probeChannel}`)
+      await connection.query(`listen ${rangeIndexedChannel}; listen ${pg.escapeIdentifier(probeChannel)}`)
       // Note: proven to hear before loading: behind a transaction pooler the load would be wasted.
       await probe(from, Math.max(heartbeatMs, 1000))
       const started = performance.now()
@@ -200,9 +200,10 @@ export function createUncleFilter({
       const { blocks, bytes } = stats()
       logger.info({ msg: 'null filter loaded', blocks_with_uncles: blocks, table_mb: Math.round(bytes / 1e5) / 10, ms: Math.round(performance.now() - started) })
       heartbeat = setInterval(() => {
-        if (awaitedProbe !== undefined) return lost(connection, new DeafError(`the probe sent ${heartbeatMs} ms ago was not heard`))
+        // Note: a filter that heard before and then misses a probe lost its connection or its LISTEN; not the pooler case, which never hears.
+        if (awaitedProbe !== undefined) return lost(connection, `no probe notification heard within ${heartbeatMs} ms`)
         // Note: the bound is the next tick's check above; only a failed send is handled here.
-        probe(from).catch((error: unknown) => lost(connection, error instanceof DeafError ? error : (error as Error).message))
+        probe(from).catch((error: unknown) => lost(connection, (error as Error).message))
       }, heartbeatMs)
       heartbeat.unref()
       becameCurrent?.()
