@@ -11,7 +11,7 @@ import { openLoop, quantile } from './openLoop.js'
 import { startBenchRpc, stopChild } from './benchRpc.js'
 import { benchRoot, cpuMicros } from './rpcLoad.js'
 
-// npm run bench:pgbouncer -- [--rate 300] [--duration 60] [--modes transaction,session,direct] [--root <checkout>]
+// npm run bench:pgbouncer -- [--rate 300] [--duration 60] [--modes transaction,session,direct] [--root <checkout>] [--rpc-flags '--db-deadline-ms 1000']
 // The rpc behind PgBouncer 1.18 (Debian's) as operators deploy it, on a private Postgres: per mode
 // (transaction, session, or no pooler), with only DATABASE_URL pointing at it and
 // ignore_startup_parameters = statement_timeout,options:
@@ -32,8 +32,10 @@ const { values: flags } = parseArgs({
     duration: { type: 'string', default: '60' },
     modes: { type: 'string', default: 'transaction,session,direct' },
     root: { type: 'string', default: benchRoot },
+    'rpc-flags': { type: 'string', default: '' },
   },
 })
+const rpcFlags = flags['rpc-flags'].split(' ').filter(Boolean)
 const rate = Number(flags.rate)
 const seconds = Number(flags.duration)
 const modes = flags.modes.split(',') as ('transaction' | 'session' | 'direct')[]
@@ -113,7 +115,7 @@ async function runMode(server: PostgresServer, mode: 'transaction' | 'session' |
       }
       return text.includes('"result":null') ? undefined : 'not null'
     }
-    const rpc = await startBenchRpc({ root, config, databaseUrl: url, args: ['--cache-entries', '0', '--rate-limits', 'off'] })
+    const rpc = await startBenchRpc({ root, config, databaseUrl: url, args: ['--cache-entries', '0', '--rate-limits', 'off', ...rpcFlags] })
     try {
       const cpuBefore = postgresMicros(server)
       loopStart = performance.now()
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-pgbouncer-'))
   const config = join(dir, 'networks.json')
   writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
-  log(`rpc from ${root}; ${rate} req/s for ${seconds} s per mode, open loop, cache off; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
+  log(`rpc from ${root}${rpcFlags.length > 0 ? ` with ${rpcFlags.join(' ')}` : ''}; ${rate} req/s for ${seconds} s per mode, open loop, cache off; load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
   const rows: Row[] = []
   try {
     for (const mode of modes) rows.push(await runMode(server, mode, config))
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `known / unknown / past-the-end calls, cache off, ${rate} req/s open loop for ${seconds} s; uncles of 4001..8191 indexed at ${Math.round(seconds / 3)} s`,
+      `known / unknown / past-the-end calls, cache off${rpcFlags.length > 0 ? `, ${rpcFlags.join(' ')}` : ''}, ${rate} req/s open loop for ${seconds} s; uncles of 4001..8191 indexed at ${Math.round(seconds / 3)} s`,
       '| DATABASE_URL | migrate; again while a client holds a transaction | answered | failed | p50 ms | p99 ms | postgres µs/request |',
       '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
       ...rows.map(
