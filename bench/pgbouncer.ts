@@ -11,7 +11,7 @@ import { openLoop, quantile } from './openLoop.js'
 import { startBenchRpc, stopChild } from './benchRpc.js'
 import { benchRoot, cpuMicros } from './rpcLoad.js'
 
-// npm run bench:pgbouncer -- [--rate 300] [--duration 60] [--modes transaction,session,direct] [--root <checkout>] [--rpc-flags '--db-deadline-ms 1000']
+// npm run bench:pgbouncer -- [--rate 300] [--duration 60] [--modes transaction,session,direct] [--root <checkout>] [--rpc-flags='--db-deadline-ms 1000']
 // The rpc behind PgBouncer 1.18 (Debian's) as operators deploy it, on a private Postgres: per mode
 // (transaction, session, or no pooler), with only DATABASE_URL pointing at it and
 // ignore_startup_parameters = statement_timeout,options:
