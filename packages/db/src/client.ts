@@ -63,9 +63,10 @@ const poolLoggers = new WeakMap<pg.Pool, DbLogger>()
 /** SQLSTATEs of a named statement the server connection does not have (26000), or has from another client (42P05). */
 const lostStatementCodes = new Set(['26000', '42P05'])
 
-/** Whether `error` says a named prepared statement was lost or clashed on the server connection. */
+/** Whether `error` (or its cause: drizzle wraps the driver's error) says a named prepared statement was lost or clashed on the server connection. */
 export function isLostStatementError(error: unknown): boolean {
-  return lostStatementCodes.has((error as { code?: unknown } | undefined)?.code as string)
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined
+  return lostStatementCodes.has(e?.code as string) || lostStatementCodes.has(e?.cause?.code as string)
 }
 
 /** False once `pool` was found not to keep named prepared statements: its statements go unnamed from then on. */
@@ -145,14 +146,14 @@ async function reportDroppedSettings(
 ): Promise<void> {
   try {
     const { rows } = await client.query<{ statement_timeout: string; plan_cache_mode: string }>(
-      `select current_setting('statement_timeout') as statement_timeout, current_setting('plan_cache_mode') as plan_cache_mode`,
+      // Note: pg_settings gives statement_timeout in ms, where current_setting gives '30s' or '1min'.
+      `select (select setting from pg_settings where name = 'statement_timeout') as statement_timeout, current_setting('plan_cache_mode') as plan_cache_mode`,
     )
     const row = rows[0]
     if (row === undefined) return
-    // Note: Postgres shows 30000 ms as '30s'; compared in ms.
-    const ms = (text: string) => (text.endsWith('ms') ? Number(text.slice(0, -2)) : text.endsWith('s') ? Number(text.slice(0, -1)) * 1000 : Number(text))
     const dropped: string[] = []
-    if (asked.statement_timeout !== undefined && ms(row.statement_timeout) !== ms(asked.statement_timeout)) dropped.push(`statement_timeout (asked ${asked.statement_timeout}, has ${row.statement_timeout})`)
+    if (asked.statement_timeout !== undefined && row.statement_timeout !== asked.statement_timeout)
+      dropped.push(`statement_timeout (asked ${asked.statement_timeout} ms, has ${row.statement_timeout} ms)`)
     if (asked.plan_cache_mode !== undefined && row.plan_cache_mode !== asked.plan_cache_mode) dropped.push(`plan_cache_mode (asked ${asked.plan_cache_mode}, has ${row.plan_cache_mode})`)
     if (dropped.length > 0)
       logger.warn({
@@ -180,7 +181,7 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
   if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
-    const asked = { statement_timeout: t.statementTimeoutMs > 0 ? `${t.statementTimeoutMs}ms` : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
+    const asked = { statement_timeout: t.statementTimeoutMs > 0 ? String(t.statementTimeoutMs) : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
     // Note: on the pool, after the connecting caller's own query: one client runs one query at a time.
     pool.once('connect', () => setImmediate(() => void reportDroppedSettings(pool, asked, t.queryTimeoutMs, logger)))
   }
