@@ -61,7 +61,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       }
       expect(wrong.length, wrong[0]).toBe(0)
       // The settings PgBouncer dropped are named once in the log (the deadline that holds instead too).
-      expect(rpc.cli.stderr()).toMatch(/does not have the settings asked for at connect time.*statement_timeout \(asked \d+ms, has 0\)/)
+      expect(rpc.cli.stderr()).toMatch(/does not have the settings asked for at connect time.*statement_timeout \(asked \d+ ms, has 0 ms\)/)
     } finally {
       await rpc.cli.stop()
     }
