@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -8,6 +7,7 @@ import { createTcpProxy } from '@uncle-rpc/testing'
 import pg from 'pg'
 import { derivedUncles, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
 import { openLoop, quantile } from './openLoop.js'
+import { startBenchRpc, stopChild } from './benchRpc.js'
 import { benchRoot } from './rpcLoad.js'
 
 // npm run bench:remote-database -- [--rate 600] [--duration 15] [--delays 0,25] [--variant='--db-pool 4' …] [--root <checkout>]
@@ -33,28 +33,6 @@ const seconds = Number(flags.duration)
 const delays = flags.delays.split(',').map(Number)
 const root = resolve(flags.root)
 const log = (line: string) => process.stderr.write(`${line}\n`)
-
-function startRpc(config: string, databaseUrl: string, extra: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const args = ['apps/cli/bin/uncle-rpc.js', 'rpc', '--config', config, '--port', '0', '--cache-entries', '0', ...extra]
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((ok, fail) => {
-    let out = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /rpc listening on http:\/\/[^:]+:(\d+)/.exec(out)
-      if (match) ok({ child, port: Number(match[1]) })
-    })
-    child.once('exit', (code) => fail(new Error(`rpc exited with ${code}: ${out}`)))
-  })
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done()
-    child.once('exit', () => done())
-    child.kill('SIGTERM')
-  })
-}
 
 type Row = { delay: number; variant: string; sent: number; answered: number; failed: number; p50: number; p99: number; max: number; reasons: string }
 
@@ -85,7 +63,7 @@ async function main(): Promise<void> {
         const proxied = new URL(url)
         proxied.hostname = '127.0.0.1'
         proxied.port = String(proxy.port)
-        const rpc = await startRpc(config, proxied.toString(), variant.split(' ').filter(Boolean))
+        const rpc = await startBenchRpc({ root, config, databaseUrl: proxied.toString(), args: ['--cache-entries', '0', ...variant.split(' ').filter(Boolean)] })
         try {
           const result = await openLoop({ url: `http://127.0.0.1:${rpc.port}/v3/${key}`, rate, seconds, body })
           const reasons = [...result.reasons].map(([reason, n]) => `${reason}: ${n}`).join(', ')
@@ -103,7 +81,7 @@ async function main(): Promise<void> {
           rows.push(row)
           log(`delay ${delay} ms, ${row.variant}: ${row.answered}/${row.sent} answered, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms${reasons ? ` (${reasons})` : ''}`)
         } finally {
-          await stop(rpc.child)
+          await stopChild(rpc.child)
           await proxy.close()
         }
       }

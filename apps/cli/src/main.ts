@@ -1,4 +1,5 @@
 import { applyLogFormatFlag } from '@uncle-rpc/config'
+import { describeError } from '@uncle-rpc/errors'
 import { commands } from './commands.js'
 
 // `uncle-rpc <command> [flags]`: one entry point fronting every part of the system.
@@ -46,7 +47,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (error: unknown) => {
-    process.stderr.write(`uncle-rpc: ${error instanceof Error ? error.message : String(error)}\n`)
+    // Note: with its causes, so that a wrapped database error shows what the server or pooler said.
+    process.stderr.write(`uncle-rpc: ${describeError(error)}\n`)
     process.exitCode = 1
   },
 )

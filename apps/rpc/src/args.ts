@@ -86,7 +86,9 @@ Flags:
                                    default ${defaultRequestsPerTurn}
   --null-filter <on|off>           keep the hashes of the blocks with uncles in memory (8 bytes each,
                                    ~16-32 MB for mainnet), followed by LISTEN on the primary, so an
-                                   unknown hash is answered null without a database read; default on
+                                   unknown hash is answered null without a database read; it is off
+                                   by itself while it cannot prove it hears (behind a transaction
+                                   pooler: set DATABASE_LISTEN_URL); default on
 Overload:
   --listen-backlog <n>             connections the kernel holds until accepted (listen backlog);
                                    Linux caps it at net.core.somaxconn (\`sysctl net.core.somaxconn\`:
@@ -139,7 +141,8 @@ revoked key → 401 "invalid project id", a key that cannot be checked now (data
 → 503 -32603 with Retry-After (WebSocket: the upgrade is refused the same way), Content-Type not application/json → 415; all with a
 JSON-RPC error body. Answers carry no trailing newline (a partner's answer is passed on as it
 came, marked X-Failover: partner).
-Environment: DATABASE_URL, DATABASE_READ_URL, REDIS_URL (redis://…, or under Redis Sentinel
+Environment: DATABASE_URL, DATABASE_READ_URL, DATABASE_LISTEN_URL (the null filter's connection to
+the primary, direct or session-mode; default DATABASE_URL), REDIS_URL (redis://…, or under Redis Sentinel
 redis+sentinel://host:port[,host:port…]/<master name>), UNCLE_RPC_CONFIG, LOG_LEVEL.
 Run \`uncle-rpc migrate\` first.
 `

@@ -160,7 +160,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
         logger,
         reads: replicas,
         metrics,
-        uncleFilter: args.nullFilter ? createUncleFilter({ url: env.DATABASE_URL, networks: config.networks.map((n) => n.name), logger }) : undefined,
+        uncleFilter: args.nullFilter ? createUncleFilter({ url: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL, networks: config.networks.map((n) => n.name), logger }) : undefined,
       },
       {
         networks: config.networks,

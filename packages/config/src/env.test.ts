@@ -17,6 +17,7 @@ describe('parseEnv', () => {
   test('args: every variable set', () => {
     const env = parseEnv({
       DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      DATABASE_LISTEN_URL: 'postgres://u:p@db-direct:5432/x',
       DATABASE_READ_URL: 'postgres://r1:5432/x, postgres://r2:5432/x',
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',
@@ -26,6 +27,7 @@ describe('parseEnv', () => {
     })
     expect(env).toEqual({
       DATABASE_URL: 'postgresql://u:p@db:5433/x',
+      DATABASE_LISTEN_URL: 'postgres://u:p@db-direct:5432/x',
       DATABASE_READ_URL: ['postgres://r1:5432/x', 'postgres://r2:5432/x'],
       REDIS_URL: 'rediss://r:6380',
       UNCLE_RPC_CONFIG: '/etc/uncle-rpc.json',

@@ -55,6 +55,7 @@ const envSchema = z.object({
     unsetIfEmpty,
     postgresUrl.default('postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc'),
   ),
+  DATABASE_LISTEN_URL: z.preprocess(unsetIfEmpty, urlWithScheme(['postgres:', 'postgresql:']).optional()),
   DATABASE_READ_URL: z.preprocess(
     // Note: split only where a new URL starts, so a multi-host URL stays whole and gets its own error.
     (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(/,(?=\s*postgres(?:ql)?:\/\/)/).map((u) => u.trim()) : undefined),
@@ -71,6 +72,12 @@ const envSchema = z.object({
 export type Env = Readonly<{
   /** Postgres connection string. Default `postgres://postgres:postgres@127.0.0.1:5432/uncle_rpc`. */
   DATABASE_URL: string
+  /**
+   * The primary for the RPC's null filter, which LISTENs and so needs a connection of its own for
+   * the session: set it when DATABASE_URL is a pooler in transaction mode (PgBouncer), to the
+   * primary directly or a session-mode pool. Default DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL?: string
   /** Read replicas of DATABASE_URL (comma-separated in the variable); the RPC reads uncles and blocks from them. Default none. */
   DATABASE_READ_URL: readonly string[]
   /**
@@ -122,6 +129,11 @@ export function applyLogFormatFlag(argv: readonly string[]): string[] | { error:
 export function parseEnv(env: NodeJS.ProcessEnv): Env {
   const result = envSchema.safeParse(env)
   if (!result.success) throw new ConfigError({ source: 'the environment', problems: formatIssues(result.error.issues) })
-  const { UNCLE_RPC_CONFIG, SMTP_URL, ...rest } = result.data
-  return Object.freeze({ ...rest, ...(UNCLE_RPC_CONFIG === undefined ? {} : { UNCLE_RPC_CONFIG }), ...(SMTP_URL === undefined ? {} : { SMTP_URL }) })
+  const { UNCLE_RPC_CONFIG, SMTP_URL, DATABASE_LISTEN_URL, ...rest } = result.data
+  return Object.freeze({
+    ...rest,
+    ...(DATABASE_LISTEN_URL === undefined ? {} : { DATABASE_LISTEN_URL }),
+    ...(UNCLE_RPC_CONFIG === undefined ? {} : { UNCLE_RPC_CONFIG }),
+    ...(SMTP_URL === undefined ? {} : { SMTP_URL }),
+  })
 }

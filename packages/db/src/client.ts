@@ -54,6 +54,36 @@ export type CreateDbParameters = {
 
 export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<void> }
 
+// Pools whose server connections were found not to keep named prepared statements between
+// transactions (a pooler in transaction mode: PgBouncer before 1.21 lends each transaction any
+// server connection), with the logger to tell once.
+const unnamedPools = new WeakMap<pg.Pool, boolean>()
+const poolLoggers = new WeakMap<pg.Pool, DbLogger>()
+
+/** SQLSTATEs of a named statement the server connection does not have (26000), or has from another client (42P05). */
+const lostStatementCodes = new Set(['26000', '42P05'])
+
+/** Whether `error` (or its cause: drizzle wraps the driver's error) says a named prepared statement was lost or clashed on the server connection. */
+export function isLostStatementError(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined
+  return lostStatementCodes.has(e?.code as string) || lostStatementCodes.has(e?.cause?.code as string)
+}
+
+/** False once `pool` was found not to keep named prepared statements: its statements go unnamed from then on. */
+export function namedStatements(pool: pg.Pool): boolean {
+  return unnamedPools.get(pool) !== true
+}
+
+/** Marks `pool` as one whose named statements do not survive (told once in its logger). */
+export function useUnnamedStatements(pool: pg.Pool, error: unknown): void {
+  if (unnamedPools.get(pool) === true) return
+  unnamedPools.set(pool, true)
+  poolLoggers.get(pool)?.warn({
+    msg: 'named prepared statements do not survive on this database connection (a pooler in transaction mode, such as PgBouncer before 1.21?): statements are sent unnamed from now on, planned on every execution',
+    error: (error as Error).message,
+  })
+}
+
 /** node-postgres's error for a query that hit query_timeout. */
 export const queryTimeoutMessage = 'Query read timeout'
 
@@ -103,6 +133,38 @@ function withStartupSetting(url: string, setting: string): { connectionString: s
   return { connectionString: parsed.toString(), options: own === null ? setting : `${own} ${setting}` }
 }
 
+/**
+ * Logs once when the server does not have the settings the pool asked for at connect time: PgBouncer
+ * drops the startup parameters its `ignore_startup_parameters` names. Statements then stay bounded
+ * by the client's own deadline (query_timeout), which closes the connection instead of cancelling.
+ */
+async function reportDroppedSettings(
+  client: pg.Pool,
+  asked: { statement_timeout: string | undefined; plan_cache_mode: string | undefined },
+  queryTimeoutMs: number,
+  logger: DbLogger,
+): Promise<void> {
+  try {
+    const { rows } = await client.query<{ statement_timeout: string; plan_cache_mode: string }>(
+      // Note: pg_settings gives statement_timeout in ms, where current_setting gives '30s' or '1min'.
+      `select (select setting from pg_settings where name = 'statement_timeout') as statement_timeout, current_setting('plan_cache_mode') as plan_cache_mode`,
+    )
+    const row = rows[0]
+    if (row === undefined) return
+    const dropped: string[] = []
+    if (asked.statement_timeout !== undefined && row.statement_timeout !== asked.statement_timeout)
+      dropped.push(`statement_timeout (asked ${asked.statement_timeout} ms, has ${row.statement_timeout} ms)`)
+    if (asked.plan_cache_mode !== undefined && row.plan_cache_mode !== asked.plan_cache_mode) dropped.push(`plan_cache_mode (asked ${asked.plan_cache_mode}, has ${row.plan_cache_mode})`)
+    if (dropped.length > 0)
+      logger.warn({
+        msg: `the server does not have the settings asked for at connect time (a pooler's ignore_startup_parameters drops them): statements are bounded by the client's deadline (${queryTimeoutMs} ms, which closes the connection); set them on the database role instead (ALTER ROLE … SET …)`,
+        dropped,
+      })
+  } catch {
+    // Note: only a check for the log; the connection's own queries report its failures.
+  }
+}
+
 /** Opens a pool on `url` (connections are made lazily, on first query) and wraps it in drizzle. */
 export function createDb({ url, max = 10, logger, timeouts, genericPlans = false }: CreateDbParameters): CreateDbReturnType {
   const t = { ...defaultDbTimeouts, ...timeouts }
@@ -116,7 +178,13 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   })
   // Note: without a listener, an idle connection dropped by the server crashes the process.
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
+  if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
+  if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
+    const asked = { statement_timeout: t.statementTimeoutMs > 0 ? String(t.statementTimeoutMs) : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
+    // Note: on the pool, after the connecting caller's own query: one client runs one query at a time.
+    pool.once('connect', () => setImmediate(() => void reportDroppedSettings(pool, asked, t.queryTimeoutMs, logger)))
+  }
   const db = drizzle({ client: pool })
   releaseConnectionsOfFailedTransactions(db)
   let closed: Promise<void> | undefined

@@ -1,5 +1,5 @@
 export type { CreateDbParameters, CreateDbReturnType, Db, DbLogger, DbOrTx, DbTimeouts, Tx } from './client.js'
-export { createDb, defaultDbTimeouts, queryTimeoutMessage } from './client.js'
+export { createDb, defaultDbTimeouts, queryTimeoutMessage, useUnnamedStatements } from './client.js'
 export { bigintToNumeric, byteaToHex, hexToBytea, numericToBigint, toArrayLiteral } from './columns.js'
 export type { CreateReadReplicasParameters, ReadReplicas, ReplicaProbe, ReplicaState } from './readReplicas.js'
 export { createReadReplicas, judgeReplica, lagFromSamples, parseLsn } from './readReplicas.js'
@@ -12,7 +12,8 @@ export {
   UnknownNetworkError,
 } from './errors.js'
 export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './migrate.js'
-export { migrateDatabase, migrationsFolder } from './migrate.js'
+export type { MigrateTimeouts } from './migrate.js'
+export { defaultMigrateTimeouts, migrateDatabase, migrationsFolder } from './migrate.js'
 export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './queries/apiKeys.js'
 export {
   createApiKey,

@@ -1,2 +1,3 @@
 export { BaseError } from './BaseError.js'
 export { NonRetryableError } from './NonRetryableError.js'
+export { describeError } from './describeError.js'

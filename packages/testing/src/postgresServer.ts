@@ -77,8 +77,9 @@ export function freePort(): Promise<number> {
   })
 }
 
-// Note: PostgreSQL refuses to run as root; as root the test runs it as the `postgres` user.
-function runAs(): { uid?: number; gid?: number } {
+// Note: PostgreSQL (and PgBouncer) refuse to run as root; as root the test runs them as the `postgres` user.
+/** The uid/gid to spawn a server as: the `postgres` user when this process is root, else our own. */
+export function runAs(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {}
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }))
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }))

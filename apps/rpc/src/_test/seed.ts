@@ -14,12 +14,15 @@ type FixtureBlock = { header: unknown; totalDifficulty: Hex; uncles: unknown[] }
 
 /**
  * Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191
- * (or of 0..maxBlock), with the notification the indexer's writer sends (the rpc's null filter follows it).
+ * (or of minBlock..maxBlock), with the notification the indexer's writer sends (the rpc's null filter follows it).
  */
-export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 8191): Promise<{ blocks: number; uncles: number }> {
+export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 8191, minBlock = 0): Promise<{ blocks: number; uncles: number }> {
   await registerNetwork(db, { name: network, chainId: 1n })
   const fixture = readFixtureJson<{ blocks: FixtureBlock[] }>(mainnetBlocksFixture)
-  const within = fixture.blocks.filter((b) => Number(BigInt((b.header as { number: Hex }).number)) <= maxBlock)
+  const within = fixture.blocks.filter((b) => {
+    const number = Number(BigInt((b.header as { number: Hex }).number))
+    return number >= minBlock && number <= maxBlock
+  })
   const blocks = within.map((b) => ({
     header: headerFromRpc(b.header),
     totalDifficulty: BigInt(b.totalDifficulty),
@@ -30,7 +33,7 @@ export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 
   }))
   return db.transaction(async (tx) => {
     const written = await insertBlocksWithUncles(tx, { network, blocks })
-    await notifyRangeIndexed(tx, { network, from: 0n, to: BigInt(maxBlock) })
+    await notifyRangeIndexed(tx, { network, from: BigInt(minBlock), to: BigInt(maxBlock) })
     return written
   })
 }

@@ -9,7 +9,7 @@ import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesD
 import { post } from '../_test/server.js'
 import { createRpcServer } from '../server.js'
 import { createFindUncle, primaryReads } from './store.js'
-import { createUncleFilter, filterApplicationName, type UncleFilter } from './uncleFilter.js'
+import { createUncleFilter, filterApplicationName, probeApplicationName, type UncleFilter } from './uncleFilter.js'
 
 // The null filter on a real Postgres: loaded at start, kept current by the writes' notifications,
 // across a lost connection; and the RPC answering null from it without a read.
@@ -98,6 +98,16 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'null filter'
     const meanwhile = await writeRange(db, 5000, 8191)
     await waitFor(() => filter.current, 15_000)
     for (const h of meanwhile) expect(filter.absent('mainnet', h)).toBe(false)
+    expect(filter.absent('mainnet', randomHash())).toBe(true)
+  })
+
+  test('behavior: without its probe connection it cannot prove it hears: nothing is "absent" until both are back', async () => {
+    const filter = await startFilter()
+    expect(filter.current).toBe(true)
+    await db.$client.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [probeApplicationName])
+    await waitFor(() => !filter.current, 5000)
+    expect(filter.absent('mainnet', randomHash())).toBe(false)
+    await waitFor(() => filter.current, 15_000)
     expect(filter.absent('mainnet', randomHash())).toBe(true)
   })
 

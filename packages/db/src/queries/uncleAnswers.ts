@@ -1,6 +1,6 @@
 import { type Hex, toQuantity, type ToRpcUncleOptions, uncleJsonParts } from '@uncle-rpc/chain'
 import { getTableColumns, getTableName } from 'drizzle-orm'
-import type { Db } from '../client.js'
+import { type Db, isLostStatementError, namedStatements, useUnnamedStatements } from '../client.js'
 import { toArrayLiteral } from '../columns.js'
 import { uncles } from '../schema.js'
 import { storedUncleIndex } from './uncles.js'
@@ -52,7 +52,8 @@ const statements = {
 
 /**
  * Many uncles of one network as their answers' JSON text, in one statement (a named prepared
- * statement, planned once per connection; rows as arrays). Returns one entry per key, in order;
+ * statement, planned once per connection, or an unnamed one where named statements do not survive
+ * between transactions (PgBouncer in transaction mode); rows as arrays). Returns one entry per key, in order;
  * null where no row matches. Note: the text is the same as rpcUncleJson's for the stored header;
  * written by Postgres, it costs the client one string per uncle instead of a field each, a
  * header object, bigints and the text (`npm run bench:uncle-reads`: client CPU 14.3 → 8.4 µs per
@@ -66,7 +67,21 @@ export async function getUncleAnswers(db: Db, { network, keys, totalDifficulty }
   if (asked.length === 0) return found
   const hashes = toArrayLiteral('bytea', asked.map((i) => keys[i]!.blockHash))
   const indexes = toArrayLiteral('smallint', asked.map((i) => keys[i]!.index))
-  const { rows } = await db.$client.query<[number, string, string]>({ ...statements[totalDifficulty], values: [network, hashes, indexes], rowMode: 'array' })
+  const pool = db.$client
+  const statement = statements[totalDifficulty]
+  const unnamed = { text: statement.text, values: [network, hashes, indexes], rowMode: 'array' as const }
+  let rows: [number, string, string][]
+  if (!namedStatements(pool)) rows = (await pool.query<[number, string, string]>(unnamed)).rows
+  else
+    try {
+      rows = (await pool.query<[number, string, string]>({ ...unnamed, name: statement.name })).rows
+    } catch (error) {
+      // Note: a pooler in transaction mode lends another server connection, which lacks the
+      // statement or has it from another client; the read is sent again unnamed, and so is every later one.
+      if (!isLostStatementError(error)) throw error
+      useUnnamedStatements(pool, error)
+      rows = (await pool.query<[number, string, string]>(unnamed)).rows
+    }
   for (const [n, text, blockNumber] of rows) {
     // Note: a one-character search (23 ns on a 1.4 KB answer; '"#' took 480 ns).
     const json = text.includes('#') ? text.replace(bigQuantity, (_, digits: string) => `"${toQuantity(BigInt(digits))}"`) : text

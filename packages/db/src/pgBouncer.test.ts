@@ -1,0 +1,47 @@
+import type { Hex } from '@uncle-rpc/chain'
+import { type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createDb } from './client.js'
+import { blockKnown } from './queries/blockKnown.js'
+import { getUncleAnswers } from './queries/uncleAnswers.js'
+import { registerNetwork } from './queries/networks.js'
+import { type OpenTestDatabase, openTestDatabase } from './testing.js'
+
+// The rpc's named statements through a real PgBouncer 1.18 in transaction mode: each statement
+// may run on another server connection, which lacks the statement or has it from another client.
+
+describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)('named statements through PgBouncer in transaction mode', () => {
+  let database: OpenTestDatabase
+  let bouncer: PgBouncer
+  const warnings: object[] = []
+
+  beforeAll(async () => {
+    database = await openTestDatabase({ max: 1 })
+    await registerNetwork(database.db, { name: 'mainnet', chainId: 1n })
+    bouncer = await startPgBouncer({ poolMode: 'transaction', poolSize: 2, ignoreStartupParameters: ['statement_timeout'] })
+  })
+
+  afterAll(async () => {
+    await bouncer?.stop()
+    await database?.close()
+  })
+
+  test('behavior: getUncleAnswers and blockKnown answer every call, from a pool of 4 on 2 server connections; the switch to unnamed statements is told once', async () => {
+    const logger = { info: () => undefined, warn: (entry: object) => void warnings.push(entry) }
+    const pooled = createDb({ url: bouncer.url(new URL(database.url).pathname.slice(1)), max: 4, logger })
+    try {
+      const hash = (i: number) => `0x${i.toString(16).padStart(64, '0')}` as Hex
+      const calls = Array.from({ length: 200 }, (_, i) =>
+        i % 2 === 0
+          ? getUncleAnswers(pooled.db, { network: 'mainnet', keys: [{ blockHash: hash(i), index: 0 }], totalDifficulty: 'null' }).then((rows) => rows[0] ?? null)
+          : blockKnown(pooled.db, { network: 'mainnet', blockHash: hash(i) }),
+      )
+      const settled = await Promise.allSettled(calls)
+      expect(settled.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason))).toEqual([])
+      expect(settled.map((s) => (s as PromiseFulfilledResult<unknown>).value)).toEqual(calls.map((_, i) => (i % 2 === 0 ? null : false)))
+      expect(warnings.filter((w) => JSON.stringify(w).includes('named prepared statements do not survive'))).toHaveLength(1)
+    } finally {
+      await pooled.close()
+    }
+  })
+})
