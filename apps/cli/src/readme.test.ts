@@ -9,12 +9,16 @@ import { startBanner } from './startBanner.js'
 // Documentation claims that are cheap to check against the code: the command table (docs/cli.md)
 // is the CLI's own command list, every table and view of the schema is documented
 // (docs/database.md), the two commands are in README, and every link between the documents
-// leads to a file and heading that exist.
+// (docs/benchmarks/ too) leads to a file and heading that exist.
 
 const readme = readDoc('README.md')
 const docs = readdirSync(join(repositoryRoot, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`)
+// The lab notebook: dated runs, each linked from its index and held to the same link rules.
+const benchmarks = readdirSync(join(repositoryRoot, 'docs/benchmarks'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/benchmarks/${f}`)
 
 test('default: the command table lists exactly the commands of `uncle-rpc --help`', async () => {
   const { code, stdout } = await runCli(['--help'])
@@ -44,9 +48,16 @@ test('behavior: README links every document in docs/', () => {
   expect(docs.filter((d) => !linked.has(d))).toEqual([])
 })
 
+test('behavior: docs/benchmarks/README.md links every run in docs/benchmarks/', () => {
+  const runs = benchmarks.filter((f) => f !== 'docs/benchmarks/README.md')
+  expect(runs.length).toBeGreaterThan(3)
+  const linked = new Set(linkTargets(readDoc('docs/benchmarks/README.md')).map((t) => `docs/benchmarks/${t.split('#')[0]}`))
+  expect(runs.filter((r) => !linked.has(r))).toEqual([])
+})
+
 test('behavior: every relative link in README.md and docs/ leads to a file and, with a #fragment, to a heading in it', () => {
   const broken: string[] = []
-  for (const from of ['README.md', ...docs]) {
+  for (const from of ['README.md', ...docs, ...benchmarks]) {
     for (const target of linkTargets(readDoc(from))) {
       if (/^[a-z]+:/.test(target)) continue
       const [path, fragment] = target.split('#') as [string, string | undefined]
