@@ -1,4 +1,5 @@
-import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
+import { otherMethod } from '@uncle-rpc/db'
+import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedEntry, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from '../access/auth.js'
 import type { AnswerWithFailover } from './answerWithFailover.js'
 import type { FailoverPolicy } from '../methods/failoverPolicy.js'
@@ -6,7 +7,7 @@ import type { RpcMetrics, Transport } from '../metrics.js'
 import type { MethodContext, ServedNetwork } from '../methods/context.js'
 import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
-import type { UsageRecorder } from '../access/usage.js'
+import type { MessageMethods, UsageRecorder } from '../access/usage.js'
 
 /** What to send back for one message: HTTP status, body (text or its bytes; '' = none) and the extra headers. */
 export type Outcome = {
@@ -29,6 +30,8 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
+  /** The names of the methods served: usage per method keeps these, any other name counts as `otherMethod`. */
+  served: ReadonlySet<string>
   /** The server's batch limit (--max-batch-size); a key's own may be lower. */
   maxBatchSize: number
   /** Absent: metrics off (no hook runs). */
@@ -62,10 +65,35 @@ const policies = {
  * counted where each answer is made (never by reading the body back).
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage, served } = deps
   const { metrics, transport = 'http' } = deps.metrics ?? {}
-  const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
-    usage.add(key.id, network.name, requests, errors, forwarded, rateLimited)
+  const count = (key: KeyRecord, network: ServedNetwork, methods: MessageMethods, requests: number, errors: number, forwarded: number, rateLimited: number) => {
+    usage.add(key.id, network.name, requests, errors, forwarded, rateLimited, methods)
+  }
+
+  /** The method a call names when it is served here, else otherMethod (an invalid request naming one counts under it). */
+  function methodOf(entry: ParsedEntry): string {
+    const { value } = entry
+    const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined
+    return typeof method === 'string' && served.has(method) ? method : otherMethod
+  }
+
+  /** The methods of a message's `cost` calls: a batch answered entry by entry has a call per entry; anything else is one call. */
+  function methodsOf(message: ParsedMessage, cost: number): MessageMethods {
+    if (message.kind === 'single') return methodOf(message.entry)
+    if (message.kind !== 'batch' || cost !== message.entries.length) return otherMethod
+    const first = methodOf(message.entries[0]!)
+    let calls: Map<string, number> | undefined
+    for (let i = 1; i < message.entries.length; i++) {
+      const method = methodOf(message.entries[i]!)
+      if (calls === undefined) {
+        if (method === first) continue
+        calls = new Map([[first, i]])
+      }
+      calls.set(method, (calls.get(method) ?? 0) + 1)
+    }
+    // Note: a batch of one method (the usual case) is counted as a single call is, with no Map made.
+    return calls ?? first
   }
   // Contexts without per-request state, made once per network and policy.
   const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()
@@ -89,12 +117,12 @@ export function createAnswer(deps: AnswerDeps): Answer {
   }
 
   /** The message past the rate limits: forwarding when the key and network allow it, else the handler. */
-  function admitted(message: ParsedMessage, cost: number, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
+  function admitted(message: ParsedMessage, cost: number, methods: MessageMethods, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
     if (key.failoverAllowed && (key.failover || enableFailover)) {
       const partner = partnerFor(network)
       if (partner !== undefined)
         return answerWithFailover(message, network, partner, { maxBatchSize }).then(({ body, local, forwarded, partnerErrors }) => {
-          count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
+          count(key, network, methods, cost, local.errors + partnerErrors, forwarded, 0)
           metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
           return { status: 200, body: body ?? '', failover: forwarded > 0 }
         })
@@ -103,18 +131,18 @@ export function createAnswer(deps: AnswerDeps): Answer {
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
     // Note: bytes: a cached answer's bytes are copied into the response, not re-encoded from text.
     const answered = handler.answerMessage(message, context, { maxBatchSize, bytes: true })
-    if (answered instanceof Promise) return answered.then((value) => finish(value, key, network, cost, started))
-    return finish(answered, key, network, cost, started)
+    if (answered instanceof Promise) return answered.then((value) => finish(value, key, network, cost, methods, started))
+    return finish(answered, key, network, cost, methods, started)
   }
 
-  function finish(answered: Answered, key: KeyRecord, network: ServedNetwork, cost: number, started: number): Outcome {
-    count(key, network, cost, answered.errors, 0, 0)
+  function finish(answered: Answered, key: KeyRecord, network: ServedNetwork, cost: number, methods: MessageMethods, started: number): Outcome {
+    count(key, network, methods, cost, answered.errors, 0, 0)
     metrics?.answered(network.name, transport, answered, 0, (performance.now() - started) / 1000)
     return { status: 200, body: answered.body ?? '' }
   }
 
-  function refused(message: ParsedMessage, cost: number, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
-    count(key, network, cost, cost, 0, cost)
+  function refused(message: ParsedMessage, cost: number, methods: MessageMethods, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
+    count(key, network, methods, cost, cost, 0, cost)
     metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
     const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
     return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
@@ -127,12 +155,15 @@ export function createAnswer(deps: AnswerDeps): Answer {
     const message = parseMessage(text)
     const maxBatchSize = Math.min(deps.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
-    if (limiter === undefined) return admitted(message, cost, maxBatchSize, key, network, enableFailover, started)
+    const methods = methodsOf(message, cost)
+    if (limiter === undefined) return admitted(message, cost, methods, maxBatchSize, key, network, enableFailover, started)
     const taken = limiter.take(key, cost)
     if (taken instanceof Promise)
       return taken.then((verdict) =>
-        verdict.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, verdict, started),
+        verdict.ok
+          ? admitted(message, cost, methods, maxBatchSize, key, network, enableFailover, started)
+          : refused(message, cost, methods, key, network, verdict, started),
       )
-    return taken.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, taken, started)
+    return taken.ok ? admitted(message, cost, methods, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, methods, key, network, taken, started)
   }
 }
