@@ -67,8 +67,8 @@ export type CreateUsageRecorderParameters = {
 
 const hourMs = 3_600_000
 
-/** One key-network-hour's counts and its calls per method (method → delta). */
-type Counted = { delta: HourlyUsageDelta; methods: Map<string, MethodUsageDelta> }
+/** One key-network-hour's counts, its calls per method (method → delta) and the method counted on last (consecutive calls mostly name one). */
+type Counted = { delta: HourlyUsageDelta; methods: Map<string, MethodUsageDelta>; last: MethodUsageDelta | undefined }
 
 /** The usage_daily deltas of hourly counts: summed per key and UTC day of their hour. */
 export function dailyOf(hourly: readonly HourlyUsageDelta[]): UsageDelta[] {
@@ -127,17 +127,21 @@ export function createUsageRecorder({ store, logger }: { store: UsageStore; logg
     let byNetwork = current.get(keyId)
     if (byNetwork === undefined) current.set(keyId, (byNetwork = new Map()))
     let counted = byNetwork.get(network)
-    if (counted === undefined) byNetwork.set(network, (counted = { delta: { keyId, hour, network, ...zeroUsageCounts() }, methods: new Map() }))
+    if (counted === undefined) byNetwork.set(network, (counted = { delta: { keyId, hour, network, ...zeroUsageCounts() }, methods: new Map(), last: undefined }))
     last = counted
     return counted
   }
 
   /** Adds calls of one method to the counts' per-method delta. */
   function addMethod(counted: Counted, method: string, requests: number, rateLimited: number) {
-    let m = counted.methods.get(method)
-    if (m === undefined) {
-      const { keyId, hour: at, network } = counted.delta
-      counted.methods.set(method, (m = { keyId, day: at.slice(0, 10), network, method, requests: 0, rateLimited: 0 }))
+    let m = counted.last
+    if (m === undefined || m.method !== method) {
+      m = counted.methods.get(method)
+      if (m === undefined) {
+        const { keyId, hour: at, network } = counted.delta
+        counted.methods.set(method, (m = { keyId, day: at.slice(0, 10), network, method, requests: 0, rateLimited: 0 }))
+      }
+      counted.last = m
     }
     m.requests += requests
     m.rateLimited += rateLimited

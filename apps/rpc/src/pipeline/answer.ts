@@ -65,7 +65,9 @@ const policies = {
  * counted where each answer is made (never by reading the body back).
  */
 export function createAnswer(deps: AnswerDeps): Answer {
-  const { handler, answerWithFailover, partnerFor, limiter, usage, served } = deps
+  const { handler, answerWithFailover, partnerFor, limiter, usage } = deps
+  // Note: name → the registry's own string, so the recorder compares a message's method to the last one by reference.
+  const served = new Map([...deps.served].map((name) => [name, name]))
   const { metrics, transport = 'http' } = deps.metrics ?? {}
   const count = (key: KeyRecord, network: ServedNetwork, methods: MessageMethods, requests: number, errors: number, forwarded: number, rateLimited: number) => {
     usage.add(key.id, network.name, requests, errors, forwarded, rateLimited, methods)
@@ -75,7 +77,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
   function methodOf(entry: ParsedEntry): string {
     const { value } = entry
     const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined
-    return typeof method === 'string' && served.has(method) ? method : otherMethod
+    return (typeof method === 'string' && served.get(method)) || otherMethod
   }
 
   /** The methods of a message's `cost` calls: a batch answered entry by entry has a call per entry; anything else is one call. */
