@@ -1,4 +1,4 @@
-import { createApiKey, type Db, hashApiKey, listMethodUsage, listUsage, registerNetwork } from '@uncle-rpc/db'
+import { addUsage, createApiKey, type Db, hashApiKey, listMethodUsage, listUsage, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -79,5 +79,15 @@ describe('usage per method', () => {
     // Without the flag, the output is as before: the day's totals.
     const plain = await runCli(['keys', 'usage', key, '--days', '1'], env)
     expect(plain.stdout.split('\n')[1]).toBe(`${today}\t11\t2\t0\t0\t0\t0\t0\t0\t0`)
+  })
+
+  test('behavior: calls counted before usage was kept per method show as "(not recorded)", not under a method', async () => {
+    const { key, row } = await createApiKey(db, { plan: 'team', label: 'before methods' })
+    const today = new Date().toISOString().slice(0, 10)
+    // A usage_daily row without usage_methods rows: what the migration leaves of earlier days.
+    await addUsage(db, [{ keyId: row.id, day: today, ...zeroUsageCounts(), requests: 5, errors: 1, rateLimited: 1, refusedOrigin: 2 }])
+    const { code, stdout } = await runCli(['keys', 'usage', key, '--days', '1', '--by-method'], { env: { DATABASE_URL: database.url } })
+    expect(code).toBe(0)
+    expect(stdout).toBe(`day\tmethod\trequests\trate_limited\n${today}\t(not recorded)\t5\t1\ntotal\t(not recorded)\t5\t1\n`)
   })
 })
