@@ -114,6 +114,8 @@ describe.skipIf(!haveChromium())('dashboard in a browser', () => {
     expect(await dayRow.getByRole('cell').first().textContent()).toBe('1')
     const hourRow = page.getByRole('table', { name: 'Requests per hour (last 24 hours): numbers' }).getByRole('row').nth(1)
     expect(await hourRow.getByRole('cell').first().textContent()).toBe('1')
+    const methodRow = page.getByRole('table', { name: 'Requests per method (last 30 days)' }).getByRole('row', { name: 'eth_getUncleByBlockHashAndIndex' })
+    expect(await methodRow.getByRole('cell').allTextContents()).toEqual(['1', '0'])
     await shot(page, '04-usage')
 
     await page.getByRole('link', { name: 'Keys' }).click()

@@ -197,6 +197,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     partnerFor: (network: ServedNetwork) => partners.get(network.name),
     limiter,
     usage,
+    served: new Set(Object.keys(served)),
     maxBatchSize: limits.maxBatchSize,
   }
   const { metrics } = deps

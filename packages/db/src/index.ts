@@ -89,6 +89,7 @@ export {
   upgradeRequests,
   usageDaily,
   usageHourly,
+  usageMethods,
 } from './schema.js'
 export type { AccountRow, SessionRow, UpgradeRequestRow } from './queries/accounts.js'
 export {
@@ -127,4 +128,6 @@ export {
   updateAccountKey,
 } from './queries/accountKeys.js'
 export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './queries/usageHourly.js'
+export type { MethodTotal, MethodUsageDelta, MethodUsageRow } from './queries/usageMethods.js'
+export { accountMethodUsage, addMethodUsage, listMethodUsage, otherMethod } from './queries/usageMethods.js'
 export { accountDailyUsage, accountHourlyUsage, addDailyAndHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'

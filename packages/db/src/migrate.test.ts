@@ -50,6 +50,7 @@ describe('migrateDatabase', () => {
       'upgrade_requests:r',
       'usage_daily:r',
       'usage_hourly:r',
+      'usage_methods:r',
     ])
   })
 

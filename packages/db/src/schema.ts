@@ -430,6 +430,31 @@ export const usageHourly = pgTable(
 )
 
 /**
+ * Calls per key, UTC day, network and JSON-RPC method, written in the same transaction as
+ * usage_daily (whose totals are the sums of these rows from the day it was added on). `method` is
+ * a method served here, or `(other)` for calls that named none (unknown methods, unparseable
+ * bodies, empty or oversized batches): only served names are stored, so the rows stay bounded.
+ * Days counted before this table existed have no rows: usage_daily's requests minus these sums
+ * are the calls not recorded per method.
+ */
+export const usageMethods = pgTable(
+  'usage_methods',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    network: text('network').notNull(),
+    method: text('method').notNull(),
+    /** Calls of this method admitted past the key and its restrictions, rate-limited ones included (as usage_daily.requests). */
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    /** Calls of this method refused for the per-second or daily limit (-32005). */
+    rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day, t.network, t.method] })],
+)
+
+/**
  * Reorgs the indexer applied, one row each: the heights `[from_block, to_block]` whose canonical
  * block changed (replaced blocks stay in `blocks`, not canonical). Readers that cache answers by
  * height poll the highest `id` (an index lookup) and drop what a newer row covers.

@@ -1,4 +1,4 @@
-import { accountDailyUsage, accountHourlyUsage } from '@uncle-rpc/db'
+import { accountDailyUsage, accountHourlyUsage, accountMethodUsage } from '@uncle-rpc/db'
 import { type Request, type Response, Router } from 'express'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
 import { fillDays, fillHours } from './series.js'
@@ -8,7 +8,9 @@ import { parse, usageQuery } from './validate.js'
  * GET /api/usage?key=<id>&network=<name>: requests, errors, rate-limited and forwarded calls, and
  * requests refused before an answer by reason (refusedRevoked: 401; refusedNetwork, refusedOrigin,
  * refusedUserAgent, refusedSecret: 403) per UTC day (30 days) and per hour (24 hours) for the
- * account, or one of its keys and/or networks.
+ * account, or one of its keys and/or networks; and `methods`: calls and rate-limited calls per
+ * JSON-RPC method over the 30 days, most called first (method "(other)": calls naming no method
+ * served; method null: calls counted before usage was kept per method, shown without a network filter).
  * A key id of another account matches no rows (the queries join on the account).
  */
 export function usageRoutes(deps: ApiDeps): Router {
@@ -17,8 +19,12 @@ export function usageRoutes(deps: ApiDeps): Router {
   router.get('/', async (req: Request, res: Response) => {
     const { key, network } = parse(usageQuery, req.query)
     const filter = { accountId: sessionOf(res).accountId, keyId: key, network }
-    const [daily, hourly] = await Promise.all([accountDailyUsage(deps.db, { ...filter, days: 30 }), accountHourlyUsage(deps.db, filter)])
-    res.json({ daily: fillDays(daily, 30), hourly: fillHours(hourly) })
+    const [daily, hourly, methods] = await Promise.all([
+      accountDailyUsage(deps.db, { ...filter, days: 30 }),
+      accountHourlyUsage(deps.db, filter),
+      accountMethodUsage(deps.db, { ...filter, days: 30 }),
+    ])
+    res.json({ daily: fillDays(daily, 30), hourly: fillHours(hourly), methods })
   })
   return router
 }

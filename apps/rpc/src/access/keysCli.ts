@@ -25,12 +25,16 @@ Keys:
   set-failover <key> on|off
                           failover forwarding for every request of the key (only on plans that allow
                           it: growth, custom); a request can also ask with "Enable-Failover: true"
-  usage <key> [--days <n>]
+  usage <key> [--days <n>] [--by-method]
                           requests, errors, forwarded, rate_limited, then the key's requests refused
                           before they were read: refused_revoked (401), refused_network,
                           refused_origin, refused_user_agent, refused_secret (403); per UTC day
                           (default the last 7 days), newest first, then the total; written by the
                           servers every few seconds
+                          --by-method: day, method, requests, rate_limited instead: per UTC day and
+                          JSON-RPC method, newest day first, then a total per method; "(other)" is
+                          calls naming no method served here, "(not recorded)" calls counted before
+                          usage was kept per method
 
 Plans (limits per second and per UTC day count batch entries; shared by every RPC process):
   plans                   each plan's requests_per_second, requests_per_day, max_batch_size, failover_allowed
@@ -56,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { plan: text, label: text, rps: text, daily: text, batch: text, failover: text, days: text, config: text, help: { type: 'boolean', short: 'h' } },
+      options: { plan: text, label: text, rps: text, daily: text, batch: text, failover: text, days: text, config: text, 'by-method': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     })
   } catch (error) {
     return usageError((error as Error).message)

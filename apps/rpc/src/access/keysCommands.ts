@@ -7,7 +7,9 @@ import {
   isApiKeyPlan,
   listApiKeys,
   listPlans,
+  listMethodUsage,
   listUsage,
+  type MethodUsageRow,
   type PlanRow,
   revokeApiKey,
   setApiKeyFailover,
@@ -16,6 +18,7 @@ import {
   updatePlan,
   usageCounters,
   type UsageCounts,
+  type UsageRow,
   zeroUsageCounts,
 } from '@uncle-rpc/db'
 import { endpointUrls } from '@uncle-rpc/config'
@@ -30,6 +33,7 @@ export type KeysFlags = {
   failover?: string
   days?: string
   config?: string
+  'by-method'?: boolean
 }
 
 /** A network of the config, for the addresses `create` prints (those with a publicUrl). */
@@ -65,6 +69,34 @@ const isError = (value: unknown): value is KeysUsageError => typeof value === 'o
 
 function limitFlags(values: KeysFlags, clearable: boolean) {
   return { rps: limit('rps', values.rps, clearable), daily: limit('daily', values.daily, clearable), batch: limit('batch', values.batch, clearable) }
+}
+
+/** The method of the calls of a day that usage_methods lacks: counted before usage was kept per method. */
+export const notRecordedMethod = '(not recorded)'
+
+/**
+ * `keys usage --by-method`: a line per day and method (newest day first), the calls usage_daily
+ * has beyond them as notRecordedMethod, then a total per method.
+ */
+function methodUsageLines(days: readonly UsageRow[], methods: readonly MethodUsageRow[]): (string | number)[][] {
+  const lines: (string | number)[][] = [['day', 'method', 'requests', 'rate_limited']]
+  const totals = new Map<string, { requests: number; rateLimited: number }>()
+  const add = (day: string, method: string, requests: number, rateLimited: number) => {
+    lines.push([day, method, requests, rateLimited])
+    const total = totals.get(method) ?? { requests: 0, rateLimited: 0 }
+    total.requests += requests
+    total.rateLimited += rateLimited
+    totals.set(method, total)
+  }
+  for (const day of days) {
+    const ofDay = methods.filter((m) => m.day === day.day)
+    for (const m of ofDay) add(day.day, m.method, m.requests, m.rateLimited)
+    const requests = day.requests - ofDay.reduce((n, m) => n + m.requests, 0)
+    const rateLimited = day.rateLimited - ofDay.reduce((n, m) => n + m.rateLimited, 0)
+    if (requests > 0) add(day.day, notRecordedMethod, requests, Math.max(0, rateLimited))
+  }
+  for (const [method, total] of totals) lines.push(['total', method, total.requests, total.rateLimited])
+  return lines
 }
 
 function keyTable(rows: readonly ApiKeyRow[], plans: readonly PlanRow[]): string {
@@ -187,11 +219,16 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
     return 0
   }
   if (name === 'usage') {
-    if (args.length !== 1) return { usageError: 'usage takes one key [--days n]' }
+    if (args.length !== 1) return { usageError: 'usage takes one key [--days n] [--by-method]' }
     const days = limit('days', values.days, false) ?? 7
     if (isError(days)) return days
     const rows = await listUsage(db, { keyHash: hashApiKey(args[0]!), days: days as number })
     if (rows === null) return { usageError: 'no such key' }
+    if (values['by-method'] === true) {
+      const methods = (await listMethodUsage(db, { keyHash: hashApiKey(args[0]!), days: days as number })) ?? []
+      write(tsv(methodUsageLines(rows, methods)))
+      return 0
+    }
     const total = zeroUsageCounts()
     for (const r of rows) addUsageCounts(total, r)
     const counts = (c: UsageCounts) => usageCounters.map((counter) => c[counter])

@@ -1,5 +1,5 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -37,10 +37,10 @@ describe('createUsageRecorder', () => {
   test('default: counts add up in memory; each flush writes the daily and the hourly rows, which agree', async () => {
     const { key, row } = await createApiKey(direct.db, { plan: 'core' })
     const usage = createUsageRecorder({ store: storeOn(direct.db), logger })
-    usage.add(row.id, 'mainnet', 3, 1, 0, 0)
-    usage.add(row.id, 'sepolia', 1, 1, 1, 1)
+    usage.add(row.id, 'mainnet', 3, 1, 0, 0, 'eth_getUncleByBlockHashAndIndex')
+    usage.add(row.id, 'sepolia', 1, 1, 1, 1, 'eth_getUncleByBlockHashAndIndex')
     await usage.flush()
-    usage.add(row.id, 'mainnet', 5, 0, 2, 0)
+    usage.add(row.id, 'mainnet', 5, 0, 2, 0, 'eth_getUncleByBlockHashAndIndex')
     usage.refuse(row.id, 'mainnet', 'origin')
     usage.refuse(row.id, 'sepolia', 'network')
     usage.refuse(row.id, 'mainnet', 'origin')
@@ -66,10 +66,10 @@ describe('createUsageRecorder', () => {
   test('behavior: counts survive a database outage and are written once it is back', async () => {
     const { key, row } = await createApiKey(direct.db, { plan: 'core' })
     const usage = createUsageRecorder({ store: storeOn(proxied.db), logger })
-    usage.add(row.id, 'mainnet', 2, 0, 0, 0)
+    usage.add(row.id, 'mainnet', 2, 0, 0, 0, 'eth_getUncleByBlockHashAndIndex')
     await proxy.cut()
     await usage.flush()
-    usage.add(row.id, 'mainnet', 3, 0, 0, 0)
+    usage.add(row.id, 'mainnet', 3, 0, 0, 0, 'eth_getUncleByBlockHashAndIndex')
     await usage.flush()
     // Nothing of the failed flushes was written to either table.
     expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([])
@@ -78,5 +78,24 @@ describe('createUsageRecorder', () => {
     await usage.stop()
     expect((await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 }))?.[0]?.requests).toBe(5)
     expect(await hourlyRequests(direct.db, row.id)).toEqual({ mainnet: 5 })
+  })
+
+  test('behavior: calls per method: a batch split by method, a rate-limited message counted whole under its methods, an outage kept', async () => {
+    const { key, row } = await createApiKey(direct.db, { plan: 'core' })
+    const usage = createUsageRecorder({ store: storeOn(proxied.db), logger })
+    usage.add(row.id, 'mainnet', 1, 0, 0, 0, 'eth_getUncleCountByBlockHash')
+    usage.add(row.id, 'mainnet', 3, 1, 0, 0, new Map([['eth_getUncleByBlockHashAndIndex', 2], ['(other)', 1]]))
+    await proxy.cut()
+    await usage.flush()
+    usage.add(row.id, 'sepolia', 4, 4, 0, 4, new Map([['eth_getUncleByBlockHashAndIndex', 1], ['eth_getUncleCountByBlockHash', 3]]))
+    await proxy.restore()
+    await usage.stop()
+    const methods = await listMethodUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })
+    expect(methods?.map(({ method, requests, rateLimited }) => [method, requests, rateLimited])).toEqual([
+      ['(other)', 1, 0],
+      ['eth_getUncleByBlockHashAndIndex', 3, 1],
+      ['eth_getUncleCountByBlockHash', 4, 3],
+    ])
+    expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toMatchObject([{ requests: 8, errors: 5, rateLimited: 4 }])
   })
 })

@@ -1,4 +1,5 @@
-import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
+import { otherMethod } from '@uncle-rpc/db'
+import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedEntry, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from '../access/auth.js'
 import type { AnswerWithFailover } from './answerWithFailover.js'
 import type { FailoverPolicy } from '../methods/failoverPolicy.js'
@@ -6,7 +7,7 @@ import type { RpcMetrics, Transport } from '../metrics.js'
 import type { MethodContext, ServedNetwork } from '../methods/context.js'
 import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
-import type { UsageRecorder } from '../access/usage.js'
+import type { MessageMethods, UsageRecorder } from '../access/usage.js'
 
 /** What to send back for one message: HTTP status, body (text or its bytes; '' = none) and the extra headers. */
 export type Outcome = {
@@ -29,6 +30,8 @@ export type AnswerDeps = {
   /** Absent: no rate limits. */
   limiter?: RateLimiter | undefined
   usage: UsageRecorder
+  /** The names of the methods served: usage per method keeps these, any other name counts as `otherMethod`. */
+  served: ReadonlySet<string>
   /** The server's batch limit (--max-batch-size); a key's own may be lower. */
   maxBatchSize: number
   /** Absent: metrics off (no hook runs). */
@@ -63,9 +66,36 @@ const policies = {
  */
 export function createAnswer(deps: AnswerDeps): Answer {
   const { handler, answerWithFailover, partnerFor, limiter, usage } = deps
+  // Note: name → the registry's own string, so the recorder compares a message's method to the last one by reference.
+  const served = new Map([...deps.served].map((name) => [name, name]))
   const { metrics, transport = 'http' } = deps.metrics ?? {}
-  const count = (key: KeyRecord, network: ServedNetwork, requests: number, errors: number, forwarded: number, rateLimited: number) => {
-    usage.add(key.id, network.name, requests, errors, forwarded, rateLimited)
+  const count = (key: KeyRecord, network: ServedNetwork, methods: MessageMethods, requests: number, errors: number, forwarded: number, rateLimited: number) => {
+    usage.add(key.id, network.name, requests, errors, forwarded, rateLimited, methods)
+  }
+
+  /** The method a call names when it is served here, else otherMethod (an invalid request naming one counts under it). */
+  function methodOf(entry: ParsedEntry): string {
+    const { value } = entry
+    const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined
+    return (typeof method === 'string' && served.get(method)) || otherMethod
+  }
+
+  /** The methods of a message's `cost` calls: a batch answered entry by entry has a call per entry; anything else is one call. */
+  function methodsOf(message: ParsedMessage, cost: number): MessageMethods {
+    if (message.kind === 'single') return methodOf(message.entry)
+    if (message.kind !== 'batch' || cost !== message.entries.length) return otherMethod
+    const first = methodOf(message.entries[0]!)
+    let calls: Map<string, number> | undefined
+    for (let i = 1; i < message.entries.length; i++) {
+      const method = methodOf(message.entries[i]!)
+      if (calls === undefined) {
+        if (method === first) continue
+        calls = new Map([[first, i]])
+      }
+      calls.set(method, (calls.get(method) ?? 0) + 1)
+    }
+    // Note: a batch of one method (the usual case) is counted as a single call is, with no Map made.
+    return calls ?? first
   }
   // Contexts without per-request state, made once per network and policy.
   const contexts = new Map<string, Record<keyof typeof policies, MethodContext>>()
@@ -89,12 +119,12 @@ export function createAnswer(deps: AnswerDeps): Answer {
   }
 
   /** The message past the rate limits: forwarding when the key and network allow it, else the handler. */
-  function admitted(message: ParsedMessage, cost: number, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
+  function admitted(message: ParsedMessage, cost: number, methods: MessageMethods, maxBatchSize: number, key: KeyRecord, network: ServedNetwork, enableFailover: boolean, started: number): Outcome | Promise<Outcome> {
     if (key.failoverAllowed && (key.failover || enableFailover)) {
       const partner = partnerFor(network)
       if (partner !== undefined)
         return answerWithFailover(message, network, partner, { maxBatchSize }).then(({ body, local, forwarded, partnerErrors }) => {
-          count(key, network, cost, local.errors + partnerErrors, forwarded, 0)
+          count(key, network, methods, cost, local.errors + partnerErrors, forwarded, 0)
           metrics?.answered(network.name, transport, local, forwarded, (performance.now() - started) / 1000)
           return { status: 200, body: body ?? '', failover: forwarded > 0 }
         })
@@ -102,7 +132,7 @@ export function createAnswer(deps: AnswerDeps): Answer {
     const byPolicy = contextsFor(network)
     const context = !key.failoverAllowed ? byPolicy['not-allowed'] : key.failover || enableFailover ? byPolicy['no-partner'] : byPolicy.off
     const finish = (answered: Answered): Outcome => {
-      count(key, network, cost, answered.errors, 0, 0)
+      count(key, network, methods, cost, answered.errors, 0, 0)
       metrics?.answered(network.name, transport, answered, 0, (performance.now() - started) / 1000)
       return { status: 200, body: answered.body ?? '' }
     }
@@ -111,8 +141,8 @@ export function createAnswer(deps: AnswerDeps): Answer {
     return answered instanceof Promise ? answered.then(finish) : finish(answered)
   }
 
-  function refused(message: ParsedMessage, cost: number, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
-    count(key, network, cost, cost, 0, cost)
+  function refused(message: ParsedMessage, cost: number, methods: MessageMethods, key: KeyRecord, network: ServedNetwork, verdict: RateVerdict & { ok: false }, started: number): Outcome {
+    count(key, network, methods, cost, cost, 0, cost)
     metrics?.rateLimited(network.name, transport, key.plan, cost, (performance.now() - started) / 1000)
     const rawId = message.kind === 'single' ? (message.entry.rawId ?? 'null') : 'null'
     return { status: 429, body: rateLimitedBody(rawId, verdict), retryAfter: verdict.retryAfterSeconds }
@@ -124,9 +154,12 @@ export function createAnswer(deps: AnswerDeps): Answer {
     const message = parseMessage(text)
     const maxBatchSize = Math.min(deps.maxBatchSize, key.maxBatchSize)
     const cost = costOf(message, maxBatchSize)
-    if (limiter === undefined) return admitted(message, cost, maxBatchSize, key, network, enableFailover, started)
+    const methods = methodsOf(message, cost)
+    if (limiter === undefined) return admitted(message, cost, methods, maxBatchSize, key, network, enableFailover, started)
     const decide = (verdict: RateVerdict) =>
-      verdict.ok ? admitted(message, cost, maxBatchSize, key, network, enableFailover, started) : refused(message, cost, key, network, verdict, started)
+      verdict.ok
+        ? admitted(message, cost, methods, maxBatchSize, key, network, enableFailover, started)
+        : refused(message, cost, methods, key, network, verdict, started)
     const taken = limiter.take(key, cost)
     return taken instanceof Promise ? taken.then(decide) : decide(taken)
   }

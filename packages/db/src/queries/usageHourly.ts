@@ -2,19 +2,24 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../client.js'
 import { apiKeys, usageDaily, usageHourly } from '../schema.js'
 import { addedCounters, addUsage, mergeUsageCounts, summedCounters, type UsageCounts, type UsageDelta } from './usage.js'
+import { addMethodUsage, type MethodUsageDelta } from './usageMethods.js'
 
 /** Counts to add to one key's row for one network and UTC hour (`hour` as an ISO time at the start of the hour). */
 export type HourlyUsageDelta = { keyId: number; hour: string; network: string } & UsageCounts
 
 /**
  * Writes one flush of the RPC's usage counts in one transaction: the per-day rows (billing,
- * daily limits) and the per-hour rows (the dashboard's charts) can never disagree.
+ * daily limits), the per-hour rows (the dashboard's charts) and the per-method rows can never disagree.
  */
-export async function addDailyAndHourlyUsage(db: Db, { daily, hourly }: { daily: readonly UsageDelta[]; hourly: readonly HourlyUsageDelta[] }): Promise<void> {
-  if (daily.length === 0 && hourly.length === 0) return
+export async function addDailyAndHourlyUsage(
+  db: Db,
+  { daily, hourly, methods = [] }: { daily: readonly UsageDelta[]; hourly: readonly HourlyUsageDelta[]; methods?: readonly MethodUsageDelta[] | undefined },
+): Promise<void> {
+  if (daily.length === 0 && hourly.length === 0 && methods.length === 0) return
   await db.transaction(async (tx) => {
     await addUsage(tx, daily)
     await addHourlyUsage(tx, hourly)
+    await addMethodUsage(tx, methods)
   })
 }
 

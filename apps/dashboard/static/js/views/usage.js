@@ -69,7 +69,37 @@ function chartSection(title, first, points, label) {
   )
 }
 
-/** #/usage?key=<id>&network=<name>: calls per day (30 days) and per hour (24 hours). */
+/** Calls per JSON-RPC method over the 30 days (method null: counted before usage was kept per method). */
+function methodSection(methods) {
+  const title = 'Requests per method (last 30 days)'
+  const name = (m) => (m === null ? 'Not recorded per method (before it was kept)' : 'Other (no method served here)')
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, title),
+    methods.length === 0
+      ? h('p', { class: 'hint' }, 'No calls in this period.')
+      : h(
+          'div',
+          { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': title },
+          h(
+            'table',
+            { class: 'numbers stack' },
+            h('caption', { class: 'visually-hidden' }, title),
+            h('thead', {}, h('tr', {}, ['Method', 'Requests', 'Rate-limited'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'tbody',
+              {},
+              methods.map((m) =>
+                h('tr', {}, h('th', { scope: 'row' }, m.method === null || m.method === '(other)' ? name(m.method) : h('code', {}, m.method)), h('td', { 'data-label': 'Requests' }, count(m.requests)), h('td', { 'data-label': 'Rate-limited' }, count(m.rateLimited))),
+              ),
+            ),
+          ),
+        ),
+  )
+}
+
+/** #/usage?key=<id>&network=<name>: calls per day (30 days), per hour (24 hours) and per method (30 days). */
 export async function renderUsage(main) {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '')
   const [{ keys, networks }, usage] = await Promise.all([api('/keys'), api(`/usage?${params}`)])
@@ -88,5 +118,6 @@ export async function renderUsage(main) {
     h('form', { class: 'card filters', onsubmit }, h('div', { class: 'pair' }, field('Key', keySelect), field('Network', networkSelect)), h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Show usage'))),
     chartSection('Requests per day (last 30 days)', 'Day', usage.daily, dayLabel),
     chartSection('Requests per hour (last 24 hours)', 'Hour (UTC)', usage.hourly, hourLabel),
+    methodSection(usage.methods),
   )
 }
