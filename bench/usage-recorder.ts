@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createLogger } from '@uncle-rpc/config'
 
-// npx tsx bench/usage-recorder.ts [--count 5000000] [--rounds 5] [--baseline DIR]
+// npm run bench:usage-recorder -- [--count 5000000] [--rounds 5] [--baseline DIR]
 // The usage recorder's hot path alone (no IO: the store drops what it is given): ns per add()
 // for a single call (one key and network, the usual case), a mix of 100 keys, and a batch of two
 // methods. --baseline DIR: another checkout (e.g. an older commit) measured alike, alternating
