@@ -28,7 +28,10 @@ describe.skipIf(haproxy === undefined)('Postgres primary SIGKILLed behind HAProx
     process.stdout.write(`postgres failover: ${JSON.stringify({ ...r, load, status: { code: r.status.code } })}\n`)
     // The rpc: requests fail only between the kill and its readiness after the switch (plus answers under way then).
     expect(load.sent).toBeGreaterThan(100)
-    expect(r.failedBeforeKill, JSON.stringify(load.reasons)).toBe(0)
+    expect(r.primaryDownsBeforeKill).toBe(0)
+    // Note: on a shared machine a read now and then misses the 250 ms deadline without any fault (1 in 250 seen at a load
+    // average of 12); a few such are tolerated before the kill here, none in bench/postgres-failover.ts.
+    expect(r.failedBeforeKill, JSON.stringify(load.reasons)).toBeLessThanOrEqual(Math.max(2, load.sent / 100))
     expect(r.failedAfterReady, JSON.stringify(failures.slice(-5))).toBe(0)
     expect(Object.keys(load.reasons).filter((reason) => reason.startsWith('wrong answer'))).toEqual([])
     // Ready again within 2 s of HAProxy's switch (the issue's bound), doubled for a loaded machine.

@@ -42,6 +42,8 @@ export type PostgresFailoverResult = {
   blocks: number
   seed: number
   killedAtBlock: number
+  /** Times HAProxy took the primary out before the kill (a flapping check): 0 for a valid run. */
+  primaryDownsBeforeKill: number
   /** From the SIGKILL: the replica promoted (`pg_ctl promote -w` returned), HAProxy sending connections to it (its check UP), the rpc's /ready 200 again. */
   promotedMs: number
   switchedMs: number
@@ -72,7 +74,7 @@ export const graceMs = 500
 /** An HTTP check answering as Patroni's REST API does on `/primary`: 200 while `server` accepts writes, 503 otherwise. */
 async function primaryCheck(server: PostgresServer): Promise<{ port: number; close: () => Promise<void> }> {
   const http: Server = createServer((_req, res) => {
-    const client = new pg.Client({ connectionString: server.url(), connectionTimeoutMillis: 500, query_timeout: 500 })
+    const client = new pg.Client({ connectionString: server.url(), connectionTimeoutMillis: 1500, query_timeout: 1500 })
     client.on('error', () => undefined)
     client
       .connect()
@@ -89,7 +91,11 @@ async function primaryCheck(server: PostgresServer): Promise<{ port: number; clo
   return { port, close: () => new Promise((resolve) => http.close(() => resolve())) }
 }
 
-/** HAProxy in front of the two servers, as docs/postgres.md configures it (checks every 250 ms here). */
+/**
+ * HAProxy in front of the two servers, as docs/postgres.md configures it, checks every 500 ms.
+ * Note: `timeout check` defaults to `inter`; a check slower than that on a loaded machine would
+ * mark the live primary down and cut every session.
+ */
 function haproxyConfig(ports: { listen: number; stats: number }, servers: readonly { port: number; checkPort: number }[]): string {
   return [
     'global',
@@ -103,7 +109,8 @@ function haproxyConfig(ports: { listen: number; stats: number }, servers: readon
     `  bind 127.0.0.1:${ports.listen}`,
     '  option httpchk OPTIONS /primary',
     '  http-check expect status 200',
-    '  default-server inter 250ms fall 2 rise 2 on-marked-down shutdown-sessions',
+    '  timeout check 2s',
+    '  default-server inter 500ms fall 3 rise 2 on-marked-down shutdown-sessions',
     ...servers.map((s, i) => `  server pg${i + 1} 127.0.0.1:${s.port} maxconn 200 check port ${s.checkPort}`),
     'listen stats',
     '  mode http',
@@ -135,11 +142,12 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
     proxy.stdout?.on('data', (chunk: Buffer) => (haproxyLog = (haproxyLog + chunk.toString()).slice(-4000)))
     proxy.stderr?.on('data', (chunk: Buffer) => (haproxyLog = (haproxyLog + chunk.toString()).slice(-4000)))
     closers.push(() => proxy.kill('SIGKILL'))
-    const statuses = async (): Promise<Record<string, string>> => {
+    const servers = async (): Promise<string[][]> => {
       const csv = await (await fetch(`http://127.0.0.1:${ports.stats}/;csv`, { signal: AbortSignal.timeout(1000) })).text()
-      const rows = csv.split('\n').map((line) => line.split(','))
-      return Object.fromEntries(rows.filter((r) => r[0] === 'postgres_primary' && r[1]?.startsWith('pg')).map((r) => [r[1]!, r[17]!]))
+      return csv.split('\n').map((line) => line.split(',')).filter((r) => r[0] === 'postgres_primary' && r[1]?.startsWith('pg'))
     }
+    /** Each server's status (UP, DOWN, …), from the stats page's CSV. */
+    const statuses = async (): Promise<Record<string, string>> => Object.fromEntries((await servers()).map((r) => [r[1]!, r[17]!]))
     const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs: number, intervalMs = 20) => {
       const deadline = performance.now() + timeoutMs
       while (!(await probe().catch(() => false))) {
@@ -194,10 +202,13 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
 
     const wanted = Math.floor(options.blocks * options.killAt)
     let killedAtBlock: number
-    while ((killedAtBlock = await countBlocks(db, { network })) < wanted) {
+    // Note: a failed count (a connection cut) is a count of 0: polled again.
+    while ((killedAtBlock = await countBlocks(db, { network }).catch(() => 0)) < wanted) {
       if (indexer.child.exitCode !== null) throw new Error(`the indexer exited before the kill:\n${indexer.stderr().slice(-3000)}`)
       await sleep(100)
     }
+    // Note: CSV field 22 (chkdown) counts a server's UP → DOWN moves: a check that flapped would have cut every session before the kill.
+    const primaryDownsBeforeKill = Number((await servers()).find((r) => r[1] === 'pg1')?.[22])
     log(`killing the primary at ${killedAtBlock} of ${options.blocks} blocks`)
     const killedAt = performance.now()
     await primary.stop('SIGKILL')
@@ -233,6 +244,7 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
       blocks: options.blocks,
       seed: options.seed,
       killedAtBlock,
+      primaryDownsBeforeKill,
       promotedMs,
       switchedMs,
       readyMs,
