@@ -243,7 +243,7 @@ async function carryOut(fleet: Fleet, fault: FaultName, note: (text: string) => 
       postgresOutage = true
       const { primary: old, replica: next } = fleet.postgres
       await old.stop('SIGKILL')
-      next.promote()
+      await next.promote()
       fleet.postgresAddress.retarget({ host: '127.0.0.1', port: next.port })
       fleet.postgres.primary = next
       await old.remove()

@@ -23,7 +23,7 @@ describe('parseRpcArgs', () => {
       partner: { timeoutMs: 1500, failureThreshold: 5, cooldownMs: 10_000 },
       usageFlushMs: 500,
       replicaMaxLagMs: 1000,
-      db: { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 2000, keepAliveMs: 10_000 },
+      db: { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 1000, keepAliveMs: 10_000 },
       keyLookupTimeoutMs: 1000,
       readyTimeoutMs: 1000,
       listenBacklog: 4096,

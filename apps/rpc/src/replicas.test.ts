@@ -142,7 +142,7 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     await until(late[0]!, 'null')
 
     const promotedAt = Date.now()
-    replica.promote()
+    await replica.promote()
     await vi.waitFor(async () => expect((await gauges()).usable).toBe(0), { timeout: 10_000, interval: 20 })
     const skippedAfterMs = Date.now() - promotedAt
     expect(skippedAfterMs).toBeLessThan(2000)

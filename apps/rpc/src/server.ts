@@ -21,6 +21,7 @@ import { createMethods } from './methods/index.js'
 import { countCalls } from './methods/countCalls.js'
 import { watchReorgs } from './methods/byNumberCache.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
+import { createReadGate, readPauseMs } from './methods/readGuards.js'
 import { createFamilyReads } from './methods/familyReads.js'
 import { createNetworkResolver } from './transport/network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './pipeline/partner.js'
@@ -124,7 +125,22 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const networkNames = options.networks.map((n) => n.name)
   const resolver = createNetworkResolver(options.networks)
   const cache = createAnswerCache({ maxEntries: options.cacheEntries ?? defaultCacheEntries })
-  const heads = createHeadTracker({ db, logger }, { networks: networkNames, intervalMs: options.headsIntervalMs, deadlineMs: options.readyTimeoutMs })
+  const deadlineMs = options.dbDeadlineMs ?? defaultDeadlineMs
+  // Note: one gate for every read of the methods; a heads read that succeeds (the timer's, or a
+  // /ready check's) proves the database answers and ends a pause at once, so the rpc is not
+  // ready while its reads still pause, and answers again as soon as it is.
+  const readGate = createReadGate({ cooldownMs: readPauseMs(deadlineMs) })
+  const heads = createHeadTracker(
+    { db, logger },
+    {
+      networks: networkNames,
+      intervalMs: options.headsIntervalMs,
+      deadlineMs: options.readyTimeoutMs,
+      onRead: () => {
+        if (readGate.state !== 'closed') readGate.succeeded()
+      },
+    },
+  )
   const auth = createAuth(
     { store: deps.keyStore ?? createDbKeyStore(db), logger },
     { lookupTimeoutMs: options.keyLookupTimeoutMs, ...options.auth },
@@ -148,7 +164,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     blockByHash: (params) => source.read((reader) => blockUncleCountByHash(reader, params)),
     canonicalBlock: (params) => source.read((reader) => canonicalBlockUncleCount(reader, params)),
     numberCache: deps.metrics?.countLookups(numberCache) ?? numberCache,
-    reads: createFamilyReads({ deadlineMs: options.dbDeadlineMs ?? defaultDeadlineMs, onLocalFailure }),
+    reads: createFamilyReads({ deadlineMs, gate: readGate, onLocalFailure }),
     findUncle: deps.findUncle ?? createFindUncle(deps.reads ?? primaryReads(db), {
         onStatement: deps.metrics?.uncleRead,
         maxStatements: options.dbStatements,
@@ -157,7 +173,8 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
     blockKnown: deps.blockKnown ?? createBlockKnown(deps.reads ?? primaryReads(db)),
     cache: deps.metrics?.countLookups(cache) ?? cache,
     latest: heads.latest,
-    deadlineMs: options.dbDeadlineMs,
+    deadlineMs,
+    gate: readGate,
     onLocalFailure,
     absent: deps.uncleFilter?.absent,
   })

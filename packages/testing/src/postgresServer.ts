@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 
 // Private PostgreSQL servers for tests that stop, kill or replicate a database: the test's own
 // processes on their own ports and data directories, never the shared server on 5432.
@@ -26,7 +27,7 @@ export type PostgresServer = {
   /** Resumes a frozen server (SIGCONT, backends first). */
   thaw(): void
   /** Promotes a streaming replica to a primary (`pg_ctl promote`, waiting until it accepts writes). */
-  promote(): void
+  promote(): Promise<void>
 }
 
 /** Process ids of the children of `pid` (from /proc: the postmaster's backends and workers). */
@@ -86,8 +87,10 @@ export function runAs(): { uid?: number; gid?: number } {
   return { uid, gid }
 }
 
-function run(command: string, args: string[]): void {
-  execFileSync(join(binDir(), command), args, { ...runAs(), stdio: 'pipe', cwd: tmpdir() })
+// Note: asynchronous, so a TCP proxy, an HTTP check or a load generator in the same process keeps
+// running while a promotion or a base backup takes its seconds.
+async function run(command: string, args: string[]): Promise<void> {
+  await promisify(execFile)(join(binDir(), command), args, { ...runAs(), cwd: tmpdir() })
 }
 
 async function waitReady(port: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -147,8 +150,8 @@ function serve(dataDir: string, port: number, password?: string): Promise<Postgr
       signalAll(childrenOf(child.pid), 'SIGSTOP')
     },
     thaw,
-    promote() {
-      run('pg_ctl', ['promote', '-w', '-t', '60', '-D', dataDir])
+    async promote() {
+      await run('pg_ctl', ['promote', '-w', '-t', '60', '-D', dataDir])
     },
     async remove() {
       await stop('SIGINT')
@@ -170,12 +173,12 @@ function newDataDir(label: string): string {
  */
 export async function startPostgresServer(options: { password?: string } = {}): Promise<PostgresServer> {
   const dataDir = newDataDir('primary')
-  if (options.password === undefined) run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
+  if (options.password === undefined) await run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync'])
   else {
     const pwfile = join(dataDir, '..', `${dataDir.split('/').pop()}.pw`)
     writeFileSync(pwfile, `${options.password}\n`, { mode: 0o644 })
     try {
-      run('initdb', ['-D', dataDir, '-A', 'scram-sha-256', '--pwfile', pwfile, '-U', 'postgres', '--no-sync'])
+      await run('initdb', ['-D', dataDir, '-A', 'scram-sha-256', '--pwfile', pwfile, '-U', 'postgres', '--no-sync'])
     } finally {
       rmSync(pwfile, { force: true })
     }
@@ -186,7 +189,7 @@ export async function startPostgresServer(options: { password?: string } = {}): 
 /** A streaming replica of `primary` (pg_basebackup -R) on its own port, in hot-standby mode. */
 export async function startStreamingReplica(primary: PostgresServer): Promise<PostgresServer> {
   const dataDir = newDataDir('replica')
-  run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'])
+  await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'])
   if (!existsSync(join(dataDir, 'standby.signal'))) throw new Error('pg_basebackup -R wrote no standby.signal')
   return serve(dataDir, await freePort())
 }

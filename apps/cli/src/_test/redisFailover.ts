@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs'
-import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRedisClient, redisKeyPrefix } from '@uncle-rpc/config'
@@ -8,6 +7,8 @@ import { createTestDatabase } from '@uncle-rpc/db/testing'
 import { sleep } from '@uncle-rpc/process'
 import { type CliProcess, runCli, type SentinelGroup, seededRandom, sentinelTools, spawnCli, startSentinelGroup } from '@uncle-rpc/testing'
 import { compareWithNode, nodeBlocks } from '../../../indexer/src/_test/compareWithNode.js'
+import { jsonLines } from './logLines.js'
+import { type OpenLoadResult, startOpenLoad } from './openLoad.js'
 
 // Test-only (and bench/redis-failover.ts): the whole system on Redis under Sentinel while the
 // primary is SIGKILLed. A slowed sample node, one indexer backfilling it, one rpc process under
@@ -45,7 +46,7 @@ export type RedisFailoverResult = {
   /** The indexer's own counts: blocks fetched (a job run again after the failover fetches again) and written. */
   fetched: number
   written: number
-  load: { sent: number; answered: number; failed: number; reasons: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }
+  load: OpenLoadResult
   /** The rpc's limiter: how long it decided per process, and how many requests it decided so. */
   limiter: { failedOpen: boolean; downMs: number | undefined; requestsInFallback: number | undefined }
   /** The day's count of the key on the replica just before the kill, and on the promoted primary at the end. */
@@ -62,76 +63,6 @@ export type RedisFailoverResult = {
   indexerLogTail: string | undefined
 }
 
-
-const quantile = (sorted: readonly number[], q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!)
-
-/** An open-loop load: `rate` POSTs a second whatever the server does, until stop(). */
-function startOpenLoad(url: string, rate: number, body: () => string) {
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
-  const latencies: number[] = []
-  const reasons: Record<string, number> = {}
-  let sent = 0
-  let answered = 0
-  let running = true
-  const pending = new Set<Promise<void>>()
-  const started = performance.now()
-  const send = (due: number) =>
-    new Promise<void>((resolve) => {
-      const done = (failure: string | undefined) => {
-        latencies.push(performance.now() - due)
-        if (failure === undefined) answered++
-        else reasons[failure] = (reasons[failure] ?? 0) + 1
-        resolve()
-      }
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' }, timeout: 10_000 }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => {
-          if (res.statusCode !== 200) return done(`http ${res.statusCode}`)
-          const error = /"error":\{"code":(-?\d+)/.exec(Buffer.concat(chunks).toString())
-          done(error === null ? undefined : `rpc ${error[1]}`)
-        })
-        res.on('error', () => done('response error'))
-      })
-      req.on('timeout', () => req.destroy(new Error('timeout')))
-      req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message))
-      req.end(body())
-    })
-  // Note: a 1 ms timer sends whatever is due by then; latency counts from when a request was due.
-  const tick = () => {
-    const now = performance.now()
-    while (running && started + (sent * 1000) / rate <= now) {
-      const p = send(started + (sent * 1000) / rate)
-      pending.add(p)
-      void p.then(() => pending.delete(p))
-      sent++
-    }
-    if (running) setTimeout(tick, 1)
-  }
-  tick()
-  return {
-    async stop() {
-      running = false
-      await Promise.all(pending)
-      agent.destroy()
-      latencies.sort((a, b) => a - b)
-      const failed = Object.values(reasons).reduce((s, n) => s + n, 0)
-      return { sent, answered, failed, reasons, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: latencies.at(-1) ?? Number.NaN }
-    },
-  }
-}
-
-const jsonLines = (text: string) =>
-  text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((line) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>
-      } catch {
-        return line
-      }
-    })
 
 /** The sentinel tools, or undefined (with a line saying what to install; under CI: throws). */
 export const failoverTools = sentinelTools
@@ -164,9 +95,9 @@ export async function runRedisFailover(tools: { server: string; sentinel: string
     const hashes = (await nodeBlocks(nodeUrl, 0n, BigInt(Math.min(options.blocks, 2_000) - 1))).map((b) => b.hash)
     const next = seededRandom(options.seed)
     let id = 0
-    const load = startOpenLoad(`http://127.0.0.1:${port}/v3/${key}`, options.rate, () =>
-      JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'eth_getUncleByBlockHashAndIndex', params: [hashes[Math.floor(next() * hashes.length)], '0x0'] }),
-    )
+    const load = startOpenLoad(`http://127.0.0.1:${port}/v3/${key}`, options.rate, () => ({
+      text: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'eth_getUncleByBlockHashAndIndex', params: [hashes[Math.floor(next() * hashes.length)], '0x0'] }),
+    }))
 
     const started = performance.now()
     const indexer = spawnCli(['indexer', '--config', config, '--exit-when-done', ...(options.indexerArgs ?? [])], { env: { ...env, LOG_LEVEL: 'info' } })

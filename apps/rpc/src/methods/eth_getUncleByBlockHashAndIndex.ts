@@ -3,7 +3,7 @@ import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from './cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
-import { createDeadline, createReadGate, ReadsPausedError } from './readGuards.js'
+import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from './readGuards.js'
 import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext, type ServedNetwork } from './context.js'
 
 export type UncleMethodDeps = {
@@ -15,6 +15,8 @@ export type UncleMethodDeps = {
   latest: (network: string) => bigint | null
   /** A database read fails after this long without any read completing (4× in all); see createDeadline. Default 250 ms. */
   deadlineMs?: number | undefined
+  /** The gate of every database read of the methods (readGuards.ts), shared so a read elsewhere that succeeds can close it; default one of its own. */
+  gate?: ReadGate | undefined
   /** Told about every failed or late database read (the caller rate-limits its logging). */
   onLocalFailure?: ((error: unknown) => void) | undefined
   /** True when a block certainly has no uncles indexed (uncleFilter.ts): answered null without a read. */
@@ -35,8 +37,8 @@ const utf8 = new TextEncoder()
 export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   const { findUncle, blockKnown, cache, latest, deadlineMs = defaultDeadlineMs, onLocalFailure, absent } = deps
   const withDeadline = createDeadline(deadlineMs)
-  const gate = createReadGate({ cooldownMs: Math.max(1000, 4 * deadlineMs) })
-  const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
+  const gate = deps.gate ?? createReadGate({ cooldownMs: readPauseMs(deadlineMs) })
+  const paused = new ReadsPausedError(readPauseMs(deadlineMs))
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).

@@ -1,5 +1,5 @@
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
-import { createDeadline, createReadGate, ReadsPausedError } from './readGuards.js'
+import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from './readGuards.js'
 import type { MethodContext } from './context.js'
 
 // The database reads of the uncle family beside eth_getUncleByBlockHashAndIndex (the count methods
@@ -17,15 +17,16 @@ export type FamilyReads = {
 export type CreateFamilyReadsParameters = {
   /** As the uncle method's deadline (createDeadline). */
   deadlineMs: number
+  /** As the uncle method's gate (shared); default one of its own. */
+  gate?: ReadGate | undefined
   /** Told about every failed or late database read. */
   onLocalFailure?: ((error: unknown) => void) | undefined
 }
 
 /** The guarded reads shared by the uncle family's methods (one deadline and one gate for them all). */
-export function createFamilyReads({ deadlineMs, onLocalFailure }: CreateFamilyReadsParameters): FamilyReads {
+export function createFamilyReads({ deadlineMs, gate = createReadGate({ cooldownMs: readPauseMs(deadlineMs) }), onLocalFailure }: CreateFamilyReadsParameters): FamilyReads {
   const withDeadline = createDeadline(deadlineMs)
-  const gate = createReadGate({ cooldownMs: Math.max(1000, 4 * deadlineMs) })
-  const paused = new ReadsPausedError(Math.max(1000, 4 * deadlineMs))
+  const paused = new ReadsPausedError(readPauseMs(deadlineMs))
 
   function unavailable(failover: FailoverPolicy | undefined, call: ForwardCall, error: unknown): unknown {
     onLocalFailure?.(error)

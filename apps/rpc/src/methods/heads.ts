@@ -20,6 +20,8 @@ export type CreateHeadTrackerParameters = {
   intervalMs?: number | undefined
   /** Longest wait for a refresh (the read goes on, bounded by the pool's query timeout). Default 1 s. */
   deadlineMs?: number | undefined
+  /** Told after every read that succeeded: the database answers (the read gate of the methods may stop pausing). */
+  onRead?: (() => void) | undefined
 }
 
 /**
@@ -28,28 +30,37 @@ export type CreateHeadTrackerParameters = {
  */
 export function createHeadTracker(
   { db, logger }: { db: Db; logger: Logger },
-  { networks, intervalMs = 2000, deadlineMs = 1000 }: CreateHeadTrackerParameters,
+  { networks, intervalMs = 2000, deadlineMs = 1000, onRead }: CreateHeadTrackerParameters,
 ): HeadTracker {
   // Invariant: holds the values of the last successful refresh (a failed one changes nothing).
   const heads = new Map<string, bigint | null>(networks.map((n) => [n, null]))
   let failing = false
   // Note: one read at a time: while the database hangs, timer ticks and /ready polls wait for the
-  // same read instead of taking a pool connection each.
-  let reading: Promise<ReadonlyMap<string, bigint | null>> | undefined
+  // same read instead of taking a pool connection each; but not for one past its deadline, which
+  // may be held on a dead server's connection (up to the query timeout) while a new connection
+  // would reach the one now answering. So at most one read starts per deadline.
+  let reading: { read: Promise<ReadonlyMap<string, bigint | null>>; startedAt: number } | undefined
 
   async function read(): Promise<ReadonlyMap<string, bigint | null>> {
     const rows = await Promise.all(networks.map((network) => latestIndexedBlock(db, { network })))
     networks.forEach((network, i) => {
       heads.set(network, rows[i]?.number ?? null)
     })
+    onRead?.()
     return new Map(heads)
   }
 
   function refresh(): Promise<ReadonlyMap<string, bigint | null>> {
-    reading ??= read().finally(() => {
-      reading = undefined
-    })
-    return withDeadline(reading, deadlineMs, 'reading the latest indexed blocks')
+    if (reading === undefined || performance.now() - reading.startedAt >= deadlineMs) {
+      const current = { read: read(), startedAt: performance.now() }
+      reading = current
+      void current.read
+        .finally(() => {
+          if (reading === current) reading = undefined
+        })
+        .catch(() => undefined)
+    }
+    return withDeadline(reading.read, deadlineMs, 'reading the latest indexed blocks')
   }
 
   const timer = setInterval(() => {

@@ -53,8 +53,11 @@ export class ReadsPausedError extends BaseError {
   }
 }
 
-/** A circuit breaker in front of the database reads of the method (breaker.ts). */
-export type ReadGate = Pick<Breaker, 'admit' | 'succeeded' | 'failed'>
+/** How long reads pause after repeated failures: max(1 s, 4 × the deadline). */
+export const readPauseMs = (deadlineMs: number) => Math.max(1000, 4 * deadlineMs)
+
+/** A circuit breaker in front of the database reads of the methods (breaker.ts). */
+export type ReadGate = Pick<Breaker, 'admit' | 'succeeded' | 'failed' | 'state'>
 
 /**
  * After `failureThreshold` consecutive failed or late reads, no read starts for `cooldownMs`; then
