@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { releaseConnectionsOfFailedTransactions } from './drizzleInternals.js'
+import { pipelineQueries } from './pipelinedQueries.js'
 
 /** The drizzle database over a node-postgres pool. */
 export type Db = NodePgDatabase & { $client: pg.Pool }
@@ -50,6 +51,12 @@ export type CreateDbParameters = {
    * statement. For pools whose statements are key lookups (the RPC's). Default false.
    */
   genericPlans?: boolean | undefined
+  /**
+   * Statements in flight on one connection for pool.query (pipelinedQueries.ts): above 1, pool.query
+   * runs on `max` connections of its own in pg's pipeline mode, each carrying up to this many
+   * statements; pool.connect() (transactions) keeps plain ones. Default 1: one statement per connection.
+   */
+  pipeline?: number | undefined
 }
 
 export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<void> }
@@ -166,7 +173,7 @@ async function reportDroppedSettings(
 }
 
 /** Opens a pool on `url` (connections are made lazily, on first query) and wraps it in drizzle. */
-export function createDb({ url, max = 10, logger, timeouts, genericPlans = false }: CreateDbParameters): CreateDbReturnType {
+export function createDb({ url, max = 10, logger, timeouts, genericPlans = false, pipeline = 1 }: CreateDbParameters): CreateDbReturnType {
   const t = { ...defaultDbTimeouts, ...timeouts }
   const pool = new pg.Pool({
     ...(genericPlans ? withStartupSetting(url, '-c plan_cache_mode=force_generic_plan') : { connectionString: url }),
@@ -180,10 +187,29 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
+  let reportSettings: (() => void) | undefined
   if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
     const asked = { statement_timeout: t.statementTimeoutMs > 0 ? String(t.statementTimeoutMs) : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
-    // Note: on the pool, after the connecting caller's own query: one client runs one query at a time.
-    pool.once('connect', () => setImmediate(() => void reportDroppedSettings(pool, asked, t.queryTimeoutMs, logger)))
+    let reported = false
+    reportSettings = () => {
+      if (reported) return
+      reported = true
+      // Note: on the pool, after the connecting caller's own query: one client runs one query at a time.
+      setImmediate(() => void reportDroppedSettings(pool, asked, t.queryTimeoutMs, logger))
+    }
+    pool.once('connect', reportSettings)
+  }
+  if (pipeline > 1) {
+    const pipelined = pipelineQueries(pool, {
+      connections: max,
+      depth: pipeline,
+      connectTimeoutMs: t.connectTimeoutMs,
+      onConnect: reportSettings,
+      onConnectionError: (error) => logger?.warn({ msg: 'pipelined database connection failed', error: error.message }),
+    })
+    const endPool = pool.end.bind(pool)
+    // Note: on the pool itself, so that every caller's pool.end() also ends the pipelined connections.
+    ;(pool as { end: () => Promise<void> }).end = () => Promise.all([pipelined.end(), endPool()]).then(() => undefined)
   }
   const db = drizzle({ client: pool })
   releaseConnectionsOfFailedTransactions(db)
