@@ -17,6 +17,8 @@ export type RpcArgs = {
   host: string
   workers: number
   dbPool: number
+  /** Uncle statements in flight per connection (1: pg.Pool as it is; above, pg's pipeline mode). */
+  dbPipeline: number
   dbMaxBatch: number
   cacheEntries: number
   /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
@@ -72,6 +74,8 @@ Flags:
   --db-pool <n>                    Postgres connections per process (and per read replica); uncle
                                    lookups use each for at most one statement at a time, and
                                    lookups arriving meanwhile wait for the next; default 10
+  --db-pipeline <n>                statements in flight per connection (pg's pipeline mode; each
+                                   still bounded by its timeouts); 1 = one at a time; default 1
   --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
   --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
                                    at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
@@ -157,6 +161,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     'host',
     'workers',
     'db-pool',
+    'db-pipeline',
     'db-max-batch',
     'cache-entries',
     'null-filter',
@@ -208,6 +213,7 @@ export function parseRpcArgs(argv: string[]): RpcArgs | 'help' {
     host: values.host ?? '127.0.0.1',
     workers: integer('workers', values.workers, 1, 1),
     dbPool: integer('db-pool', values['db-pool'], 1, 10),
+    dbPipeline: integer('db-pipeline', values['db-pipeline'], 1, 1),
     dbMaxBatch: integer('db-max-batch', values['db-max-batch'], 1, defaultMaxLookupsPerStatement),
     cacheEntries: integer('cache-entries', values['cache-entries'], 0, defaultCacheEntries),
     nullFilter: nullFilter === 'on',

@@ -138,7 +138,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
   // Note: a cluster worker's metrics go to the primary over IPC; only the primary serves /metrics.
   if (metrics !== undefined && cluster.isWorker) exposeToPrimary(metrics.registry)
   // Note: generic plans: the uncle lookups are planned once per connection, not on every execution (client.ts).
-  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, logger, timeouts: args.db, genericPlans: true })
+  const database = createDb({ url: env.DATABASE_URL, max: args.dbPool, pipeline: args.dbPipeline, logger, timeouts: args.db, genericPlans: true })
   let metricsServer: MetricsServer | undefined
   let replicas: ReadReplicas | undefined
   if (env.DATABASE_READ_URL.length > 0) {
@@ -147,6 +147,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
       urls: env.DATABASE_READ_URL,
       maxLagMs: args.replicaMaxLagMs,
       poolSize: args.dbPool,
+      pipeline: args.dbPipeline,
       timeouts: args.db,
       genericPlans: true,
       logger,
@@ -172,7 +173,7 @@ async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<nu
           ? { redisUrl: env.REDIS_URL, prefix: redisKeyPrefix(env.DATABASE_URL), commandTimeoutMs: args.redisTimeoutMs }
           : undefined,
         dbDeadlineMs: args.dbDeadlineMs,
-        dbStatements: args.dbPool,
+        dbStatements: args.dbPool * args.dbPipeline,
         dbMaxBatch: args.dbMaxBatch,
         listenBacklog: args.listenBacklog,
         maxEventLoopLagMs: args.maxEventLoopLagMs,

@@ -47,6 +47,8 @@ export type CreateReadReplicasParameters = {
   probeIntervalMs?: number
   /** Pool size per replica. Default 10. */
   poolSize?: number
+  /** Statements in flight per replica connection (createDb's pipeline). Default 1. */
+  pipeline?: number | undefined
   /** Bounds of the replicas' connections (createDb); connecting is bounded by 4 probe periods (at least 1 s) unless given. */
   timeouts?: Partial<DbTimeouts> | undefined
   /** Plan each prepared statement once per connection (createDb's genericPlans). Default false. */
@@ -112,6 +114,7 @@ export function createReadReplicas({
   maxLagMs = 1000,
   probeIntervalMs = 250,
   poolSize = 10,
+  pipeline = 1,
   timeouts,
   genericPlans = false,
   logger,
@@ -121,6 +124,7 @@ export function createReadReplicas({
     database: createDb({
       url,
       max: poolSize,
+      pipeline,
       timeouts: { connectTimeoutMs: Math.max(1000, 4 * probeIntervalMs), ...timeouts },
       genericPlans,
       ...(logger ? { logger } : {}),
