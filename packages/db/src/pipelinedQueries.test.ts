@@ -65,6 +65,8 @@ test('behavior: at most `pipeline` statements per connection, a new connection w
   // 2 connections × 3 in flight: 6 at once, the other 3 waited for room; never more than 2 connections.
   expect(perConnection).toHaveLength(2)
   expect(perConnection.reduce((a, b) => a + b)).toBe(9)
+  // The pool's gauges count them (the rpc's metrics read these).
+  expect({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }).toEqual({ total: 2, idle: 2, waiting: 0 })
 })
 
 test('behavior: a statement cancelled by statement_timeout fails alone; those in flight behind it on its connection are answered', async () => {

@@ -131,6 +131,21 @@ export function pipelineQueries(pool: pg.Pool, { connections, depth, connectTime
     // Note: the callback form (none of ours) keeps the pool's own connections.
     typeof args[args.length - 1] === 'function' ? plainQuery(...args) : query(args[0], args[1])
 
+  // Note: the pool's gauges (metrics, the pool-exhausted alert) count the pipelined connections too.
+  const own = (name: 'totalCount' | 'idleCount' | 'waitingCount'): (() => number) => {
+    for (let proto: object | null = Object.getPrototypeOf(pool); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      const getter = Object.getOwnPropertyDescriptor(proto, name)?.get
+      if (getter !== undefined) return getter.bind(pool) as () => number
+    }
+    return () => 0
+  }
+  const counted = { totalCount: own('totalCount'), idleCount: own('idleCount'), waitingCount: own('waitingCount') }
+  Object.defineProperties(pool, {
+    totalCount: { get: () => counted.totalCount() + lanes.length },
+    idleCount: { get: () => counted.idleCount() + lanes.filter((lane) => lane.inFlight === 0).length },
+    waitingCount: { get: () => counted.waitingCount() + waiting.length },
+  })
+
   return {
     inFlight: () => lanes.map((lane) => lane.inFlight),
     async end() {
