@@ -15,6 +15,7 @@ import { anvilBinary, waitForGenesis } from './anvil.js'
 //   [--cpu-prof-dir DIR] (each of our server processes writes a V8 CPU profile there when it stops)
 //   [--baseline DIR] (another checkout with its own node_modules, e.g. a worktree of an older commit:
 //   the four acceptance rows of both, alternating --rounds times, and the ratios this / baseline)
+//   [--cold-variant='--db-pipeline 4' …] (after the cache-off row, one more per variant with these rpc flags added)
 // Every server runs in its own process pinned to one core (`taskset -c 1`); the load comes from
 // wrk (`taskset -c 0 wrk -t2 -c64`, bench/wrk/bodies.lua) or, for WebSocket, from
 // bench/wsLoad.ts pinned to the same load core. Postgres and Redis are not pinned. Figures and
@@ -40,6 +41,7 @@ const { values: flags } = parseArgs({
     'restricted-only': { type: 'boolean', default: false },
     'cpu-prof-dir': { type: 'string' },
     baseline: { type: 'string' },
+    'cold-variant': { type: 'string', multiple: true, default: [] },
   },
 })
 const load: LoadOptions = {
@@ -277,6 +279,13 @@ async function main(): Promise<void> {
     const uncachedUrl = await oursUrl(uncached)
     const uncachedRow = await uncached.withServerTimes('http', () => httpRow('ours: random known uncles, cache off', uncachedUrl, randomFile, load, { serverPid: uncached.child.pid }))
     await stop(uncached.child)
+    const coldVariantRows: Row[] = []
+    for (const variant of flags['cold-variant']) {
+      const server = oursMeasured(['--cache-entries', '0', ...variant.split(' ').filter(Boolean)])
+      const url = await oursUrl(server)
+      coldVariantRows.push(await server.withServerTimes('http', () => httpRow(`ours: random known uncles, cache off, ${variant}`, url, randomFile, load, { serverPid: server.child.pid })))
+      await stop(server.child)
+    }
 
     // The load generator is not the ceiling of the WebSocket row when it drives a bare ws server
     // (same answer bytes, ids echoed) faster than ours, and its CPU stays below its core.
@@ -322,6 +331,7 @@ async function main(): Promise<void> {
       ),
       ...(anvilWsRow ? [check('WebSocket random cached uncles / anvil WebSocket null', wsRowOurs, anvilWsRow, 0.9)] : ['      anvil WebSocket: not run']),
       check('random known uncles, cache off / cache on', uncachedRow, randomRow, 0.6),
+      ...coldVariantRows.map((row) => check(`${row.name.replace(/^ours: /, '')} / cache on`, row, randomRow, 0.6)),
       `      one known uncle / bare node:http: ${ratio(oneRow, bareRow).toFixed(2)}×; null (one unknown block) / ${peerName}: ${ratio(nullRow, peer).toFixed(2)}×`,
       ...(anvilUnknownRow ? [`      null over 5,000 random unknown hashes / anvil on the same 5,000 bodies: ${ratio(unknownRow, anvilUnknownRow).toFixed(2)}×${byCpu(unknownRow, anvilUnknownRow)}`] : []),
       `      WebSocket msg/s / HTTP req/s (random known uncles, cache on): ${ratio(wsRowOurs, randomRow).toFixed(2)}×`,
