@@ -56,6 +56,7 @@ export const unitTests: string[] = [
   'packages/metrics/src/**/*.test.ts',
   'packages/process/src/**/untilSignal.test.ts',
   'packages/process/src/**/wakeableSleep.test.ts',
+  'packages/wire/src/**/answerBytes.test.ts',
   'packages/testing/src/fixtures.test.ts',
   'packages/testing/src/unitGuard.test.ts',
   'bench/soak/summary.test.ts',

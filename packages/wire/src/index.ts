@@ -1,0 +1,3 @@
+// The byte-level wire beneath node:http and ws, with no JSON-RPC knowledge: what the rpc answers
+// on its hot path is read and written here as bytes. README.md states what it promises under abuse.
+export { answerBytes } from './answerBytes.js'
