@@ -8,7 +8,7 @@ import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultKeyLookupTimeoutMs } from './access/auth.js'
 import { defaultMaxLookupsPerStatement } from './methods/store.js'
 import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
-import { defaultRequestsPerTurn } from './transport/fastHttp/fastPath.js'
+import { defaultRequestsPerTurn } from '@uncle-rpc/wire'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -21,7 +21,7 @@ export type RpcArgs = {
   cacheEntries: number
   /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
   nullFilter: boolean
-  /** JSON-RPC POSTs read strictly beneath node:http (transport/fastHttp); false: node:http reads every request. */
+  /** JSON-RPC POSTs read strictly beneath node:http (the fast path of @uncle-rpc/wire); false: node:http reads every request. */
   fastPath: boolean
   /** Fast-path requests answered per event-loop turn; 0 = no bound. */
   requestsPerTurn: number

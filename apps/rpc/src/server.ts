@@ -12,7 +12,7 @@ import { createAnswerWithFailover } from './pipeline/answerWithFailover.js'
 import { createHeadTracker, type HeadTracker } from './methods/heads.js'
 import { createHttpHandler } from './transport/http.js'
 import { createAdmission } from './transport/admission.js'
-import { attachFastPath, defaultRequestsPerTurn, type FastPath } from './transport/fastHttp/fastPath.js'
+import { attachFastPath, defaultRequestsPerTurn, type FastPath } from '@uncle-rpc/wire'
 import { createFastRpc } from './transport/fastHttp/fastRpc.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
@@ -81,7 +81,7 @@ export type RpcServerOptions = {
   maxEventLoopLagMs?: number | undefined
   /** Connections the kernel may hold for accepting (listen(2) backlog; Linux caps it at net.core.somaxconn). Default 4096. */
   listenBacklog?: number | undefined
-  /** JSON-RPC POSTs read strictly are answered beneath node:http (transport/fastHttp); false: node:http reads every request. Default true. */
+  /** JSON-RPC POSTs read strictly are answered beneath node:http (the fast path of @uncle-rpc/wire); false: node:http reads every request. Default true. */
   fastPath?: boolean | undefined
   /** Fast-path requests answered per event-loop turn, the rest in the next turns; 0 = no bound. Default 8. */
   requestsPerTurn?: number | undefined

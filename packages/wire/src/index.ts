@@ -1,3 +1,6 @@
 // The byte-level wire beneath node:http and ws, with no JSON-RPC knowledge: what the rpc answers
 // on its hot path is read and written here as bytes. README.md states what it promises under abuse.
 export { answerBytes } from './answerBytes.js'
+export type { FastAnswer, FastPath, FastPathDeps, FastPathOptions, HeadCheck } from './fastHttp/fastPath.js'
+export { attachFastPath, defaultRequestsPerTurn } from './fastHttp/fastPath.js'
+export type { FastRequest, ParseLimits } from './fastHttp/parseRequest.js'
