@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { ClientAbortedError } from '../errors.js'
+import { ClientAbortedError } from './errors.js'
 
 /** Whether a Content-Type header is JSON: `application/json`, optionally with parameters (`; charset=utf-8`). */
 export function isJsonContentType(header: string | undefined): boolean {
