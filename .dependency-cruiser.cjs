@@ -47,6 +47,13 @@ module.exports = {
       to: { path: '^(packages/(?!process/)|apps/)' },
     },
     {
+      name: 'wire-knows-no-jsonrpc',
+      severity: 'error',
+      comment: 'packages/wire reads and writes bytes; what they mean as JSON-RPC is packages/jsonrpc\'s and the rpc\'s. It depends on no code of ours but packages/errors.',
+      from: { path: '^packages/wire/' },
+      to: { path: '^(packages/(?!(wire|errors)/)|apps/)' },
+    },
+    {
       name: 'jsonrpc-config-only-errors',
       severity: 'error',
       comment: 'The JSON-RPC core and the config know nothing of Ethereum, the database or the apps.',

@@ -28,6 +28,12 @@ test('behavior: an import cycle and a forbidden package edge fail the check', as
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
 
+test('behavior: the byte-level wire importing the JSON-RPC core fails the check', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/wire-knows-no-jsonrpc: packages\/wire\/src\/frame\.ts → packages\/jsonrpc\/src\/leak\.ts/)
+})
+
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
   const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
