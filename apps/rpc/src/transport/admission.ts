@@ -9,7 +9,7 @@ import { shedBody, shedRetryAfterSeconds } from './overload.js'
 
 // The checks of a request before it is answered, in one place: the network, the key and the key's
 // restrictions for every transport (HTTP POSTs, WebSocket upgrades and messages), and around them
-// for both HTTP paths (node:http in http.ts, the fast path in fastHttp/) overload and content type.
+// for both HTTP paths (node:http in http.ts, the fast path in fastRpc.ts) overload and content type.
 // The body's size and reading stay with each path; what a refusal looks like on a WebSocket, with ws.ts.
 
 /** What the checks read of a request: the path's network and key, and five headers. */

@@ -1,9 +1,9 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { FastAnswer, FastPathDeps, FastRequest, HeadCheck } from '@uncle-rpc/wire'
-import type { Admission, Admitted, Refusal } from '../admission.js'
-import { failoverRequested } from '../admission.js'
-import type { Answer, Outcome } from '../../pipeline/answer.js'
-import { failedRequestBody, outcomeHeaders } from '../http.js'
+import type { Admission, Admitted, Refusal } from './admission.js'
+import { failoverRequested } from './admission.js'
+import type { Answer, Outcome } from '../pipeline/answer.js'
+import { failedRequestBody, outcomeHeaders } from './http.js'
 
 /**
  * The fast path's answer to a request it read: the same admission (overload, network, key,
