@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { FastAnswer, FastPathDeps, FastRequest, HeadCheck } from '@uncle-rpc/wire'
-import type { Admission, Admitted, Refusal } from './admission.js'
-import { failoverRequested } from './admission.js'
+import type { Admission, Admitted, Refusal } from '../admission/admission.js'
+import { failoverRequested } from '../admission/admission.js'
 import type { Answer, Outcome } from '../pipeline/answer.js'
 import { failedRequestBody, outcomeHeaders } from './http.js'
 

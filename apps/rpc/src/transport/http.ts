@@ -3,7 +3,7 @@ import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import { type DiscardBound, discardBody, readBody } from '@uncle-rpc/wire'
 import type { Answer } from '../pipeline/answer.js'
-import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
+import { type AdmissionDeps, createAdmission, failoverRequested } from '../admission/admission.js'
 import type { RpcLimits } from './limits.js'
 import { originForm, rpcPath } from './routes.js'
 
