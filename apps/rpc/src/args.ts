@@ -7,7 +7,7 @@ import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartne
 import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultKeyLookupTimeoutMs } from './access/auth.js'
 import { defaultMaxLookupsPerStatement } from './methods/store.js'
-import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
+import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './protection/overload.js'
 import { defaultRequestsPerTurn } from '@uncle-rpc/wire'
 
 /** The `uncle-rpc rpc` configuration from its flags. */

@@ -2,7 +2,7 @@ import { BoundCounter, BoundHistogram, Counter, createRegistry, Gauge, type Coun
 import type { ReplicaState } from '@uncle-rpc/db'
 import type { Tally } from '@uncle-rpc/jsonrpc'
 import type { AnswerCache } from './methods/cache.js'
-import type { BreakerState } from './breaker.js'
+import type { BreakerState } from './protection/breaker.js'
 
 /** How a message arrived. */
 export type Transport = 'http' | 'ws'

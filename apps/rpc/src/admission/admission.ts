@@ -5,7 +5,7 @@ import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAc
 import type { RefusalCounter } from '../access/usage.js'
 import type { ServedNetwork } from '../methods/context.js'
 import type { NetworkResolver } from './network.js'
-import { shedBody, shedRetryAfterSeconds } from '../transport/overload.js'
+import { shedBody, shedRetryAfterSeconds } from '../protection/overload.js'
 
 // The checks of a request before it is answered, in one place: the network, the key and the key's
 // restrictions for every transport (HTTP POSTs, WebSocket upgrades and messages), and around them
