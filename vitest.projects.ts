@@ -27,7 +27,7 @@ export const unitTests: string[] = [
   'apps/rpc/src/**/failoverPolicy.test.ts',
   'apps/rpc/src/**/cache.test.ts',
   'apps/rpc/src/**/hashFilter.test.ts',
-  'apps/rpc/src/**/readGuards.test.ts',
+  'apps/rpc/src/**/readStallGuard.test.ts',
   'apps/rpc/src/**/network.test.ts',
   'apps/sample-node/src/**/args.test.ts',
   'apps/sample-node/src/**/faults.test.ts',
