@@ -6,7 +6,7 @@ import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer,
 import { untilSignal } from '@uncle-rpc/process'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
-import { createUncleFilter } from './methods/uncleFilter.js'
+import { createUncleFilter } from './reads/uncleFilter.js'
 import { createRpcServer } from './server.js'
 import { adminReadyBody, type ReadinessReport } from './readiness/readiness.js'
 import { answerReadinessRequests, askWorkersReadiness } from './readiness/workerReadiness.js'

@@ -1,7 +1,7 @@
 import { type Hex, toQuantity } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
-import { type AnswerCache, answerKey } from './cache.js'
+import { type AnswerCache, answerKey } from '../reads/cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
 import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from '../protection/readStallGuard.js'
 import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext, type ServedNetwork } from './context.js'
