@@ -68,6 +68,20 @@ module.exports = {
       to: { path: '^packages/(db|config|jsonrpc)/' },
     },
     {
+      name: 'rpc-reads-below-methods',
+      severity: 'error',
+      comment: 'The rpc\'s read engine (reads/) serves the method registry (methods/) and the layers above; it never reaches back up to them.',
+      from: { path: '^apps/rpc/src/reads/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/rpc/src/', pathNot: '^apps/rpc/src/(reads/|protection/|errors\\.ts$)' },
+    },
+    {
+      name: 'rpc-protection-is-low',
+      severity: 'error',
+      comment: 'The rpc\'s protections (breaker, deadlines, read stall guard, overload) are used by every layer and use none of them.',
+      from: { path: '^apps/rpc/src/protection/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/rpc/src/', pathNot: '^apps/rpc/src/(protection/|errors\\.ts$)' },
+    },
+    {
       name: 'product-not-to-testing',
       severity: 'error',
       comment: 'Test helpers stay out of product code.',
