@@ -101,7 +101,7 @@ export type RpcServer = {
   readiness: Readiness
   /** The HTTP fast path beneath node:http; undefined when off. */
   fastPath: FastPath | undefined
-  /** WebSocket messages read beneath ws (transport/wsFrames.ts) since start. */
+  /** WebSocket messages read beneath ws (wsFrames.ts of @uncle-rpc/wire) since start. */
   wsPlainMessages: () => number
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>
