@@ -47,6 +47,13 @@ module.exports = {
       to: { path: '^(packages/(?!process/)|apps/)' },
     },
     {
+      name: 'wire-knows-no-jsonrpc',
+      severity: 'error',
+      comment: 'packages/wire reads and writes bytes; what they mean as JSON-RPC is packages/jsonrpc\'s and the rpc\'s. It depends on no code of ours but packages/errors.',
+      from: { path: '^packages/wire/' },
+      to: { path: '^(packages/(?!(wire|errors)/)|apps/)' },
+    },
+    {
       name: 'jsonrpc-config-only-errors',
       severity: 'error',
       comment: 'The JSON-RPC core and the config know nothing of Ethereum, the database or the apps.',
@@ -59,6 +66,20 @@ module.exports = {
       comment: 'Chain codecs and verification do not touch the database, config or the JSON-RPC core.',
       from: { path: '^packages/chain/src/(?!.*\\.test\\.ts$)' },
       to: { path: '^packages/(db|config|jsonrpc)/' },
+    },
+    {
+      name: 'rpc-reads-below-methods',
+      severity: 'error',
+      comment: 'The rpc\'s read engine (reads/) serves the method registry (methods/) and the layers above; it never reaches back up to them.',
+      from: { path: '^apps/rpc/src/reads/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/rpc/src/', pathNot: '^apps/rpc/src/(reads/|protection/|errors\\.ts$)' },
+    },
+    {
+      name: 'rpc-protection-is-low',
+      severity: 'error',
+      comment: 'The rpc\'s protections (breaker, deadlines, read stall guard, overload) are used by every layer and use none of them.',
+      from: { path: '^apps/rpc/src/protection/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/rpc/src/', pathNot: '^apps/rpc/src/(protection/|errors\\.ts$)' },
     },
     {
       name: 'product-not-to-testing',

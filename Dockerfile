@@ -26,6 +26,7 @@ COPY packages/jsonrpc/package.json packages/jsonrpc/
 COPY packages/metrics/package.json packages/metrics/
 COPY packages/process/package.json packages/process/
 COPY packages/testing/package.json packages/testing/
+COPY packages/wire/package.json packages/wire/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/apps/cli/bin apps/cli/bin
 COPY --from=build /app/apps/cli/dist apps/cli/dist
@@ -40,6 +41,7 @@ COPY --from=build /app/packages/errors/dist packages/errors/dist
 COPY --from=build /app/packages/jsonrpc/dist packages/jsonrpc/dist
 COPY --from=build /app/packages/metrics/dist packages/metrics/dist
 COPY --from=build /app/packages/process/dist packages/process/dist
+COPY --from=build /app/packages/wire/dist packages/wire/dist
 COPY migrations migrations
 COPY packages/chain/data packages/chain/data
 COPY apps/dashboard/data apps/dashboard/data

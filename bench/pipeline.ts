@@ -3,7 +3,7 @@ import { Duplex } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { createLogger } from '@uncle-rpc/config'
 import { createRpcServer } from '@uncle-rpc/rpc'
-import { createUncleFilter } from '../apps/rpc/src/methods/uncleFilter.js'
+import { createUncleFilter } from '../apps/rpc/src/reads/uncleFilter.js'
 import { createBenchDatabase } from './rpcSetup.js'
 
 // npm run bench:pipeline -- [--requests 200000] [--rounds 5] [--baseline DIR]

@@ -28,9 +28,22 @@ test('behavior: an import cycle and a forbidden package edge fail the check', as
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
 
+test('behavior: the byte-level wire importing the JSON-RPC core fails the check', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/wire-knows-no-jsonrpc: packages\/wire\/src\/frame\.ts → packages\/jsonrpc\/src\/leak\.ts/)
+})
+
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
   const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/apps-share-through-packages: apps\/dashboard\/src\/keys\.ts → apps\/rpc\/src\/keys\.ts/)
   expect(output).not.toContain('_test/endToEnd.ts')
+})
+
+test('behavior: within the rpc, the read engine importing the methods, or a protection importing a layer above it, fails the check', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/rpc-reads-below-methods: apps\/rpc\/src\/reads\/store\.ts → apps\/rpc\/src\/methods\/context\.ts/)
+  expect(output).toMatch(/rpc-protection-is-low: apps\/rpc\/src\/protection\/breaker\.ts → apps\/rpc\/src\/reads\/store\.ts/)
 })

@@ -1,14 +1,14 @@
 import { type DbTimeoutFlags, dbTimeoutFlagNames, dbTimeoutsUsage, integerFlag, parseDbTimeoutFlags, parseFlags, UsageError } from '@uncle-rpc/config'
 import { type MetricsListen, metricsUsage } from '@uncle-rpc/metrics'
-import { defaultCacheEntries } from './methods/cache.js'
+import { defaultCacheEntries } from './reads/cache.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
 import { defaultPartnerCooldownMs, defaultPartnerFailureThreshold, defaultPartnerTimeoutMs } from './pipeline/partner.js'
 import { defaultUsageFlushMs } from './access/usage.js'
 import { defaultKeyLookupTimeoutMs } from './access/auth.js'
-import { defaultMaxLookupsPerStatement } from './methods/store.js'
-import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
-import { defaultRequestsPerTurn } from './transport/fastHttp/fastPath.js'
+import { defaultMaxLookupsPerStatement } from './reads/store.js'
+import { defaultListenBacklog, defaultMaxEventLoopLagMs } from './protection/overload.js'
+import { defaultRequestsPerTurn } from '@uncle-rpc/wire'
 
 /** The `uncle-rpc rpc` configuration from its flags. */
 export type RpcArgs = {
@@ -21,9 +21,9 @@ export type RpcArgs = {
   dbPipeline: number
   dbMaxBatch: number
   cacheEntries: number
-  /** Blocks with uncles held in memory (methods/uncleFilter.ts); false: every unknown hash is read. */
+  /** Blocks with uncles held in memory (reads/uncleFilter.ts); false: every unknown hash is read. */
   nullFilter: boolean
-  /** JSON-RPC POSTs read strictly beneath node:http (transport/fastHttp); false: node:http reads every request. */
+  /** JSON-RPC POSTs read strictly beneath node:http (the fast path of @uncle-rpc/wire); false: node:http reads every request. */
   fastPath: boolean
   /** Fast-path requests answered per event-loop turn; 0 = no bound. */
   requestsPerTurn: number

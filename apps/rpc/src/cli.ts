@@ -6,10 +6,10 @@ import { type AdminReady, aggregateWorkers, exposeToPrimary, type MetricsServer,
 import { untilSignal } from '@uncle-rpc/process'
 import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
-import { createUncleFilter } from './methods/uncleFilter.js'
+import { createUncleFilter } from './reads/uncleFilter.js'
 import { createRpcServer } from './server.js'
-import { adminReadyBody, type ReadinessReport } from './transport/readiness.js'
-import { answerReadinessRequests, askWorkersReadiness } from './workerReadiness.js'
+import { adminReadyBody, type ReadinessReport } from './readiness/readiness.js'
+import { answerReadinessRequests, askWorkersReadiness } from './readiness/workerReadiness.js'
 
 function listeningLine(args: RpcArgs, port: number, config: NetworksConfig): string {
   const host = args.host === '0.0.0.0' || args.host === '::' ? '127.0.0.1' : args.host

@@ -1,12 +1,5 @@
 import { BaseError } from '@uncle-rpc/errors'
 
-/** The client closed the connection before sending the whole request body. */
-export class ClientAbortedError extends BaseError {
-  constructor() {
-    super('client closed the connection before sending the whole body', { name: 'ClientAbortedError' })
-  }
-}
-
 /** The rate limit script answered with something else than its six numbers. */
 export class RateLimitReplyError extends BaseError {
   constructor() {

@@ -1,8 +1,8 @@
 import { BoundCounter, BoundHistogram, Counter, createRegistry, Gauge, type CounterSeries, type HistogramSeries, type Registry } from '@uncle-rpc/metrics'
 import type { ReplicaState } from '@uncle-rpc/db'
 import type { Tally } from '@uncle-rpc/jsonrpc'
-import type { AnswerCache } from './methods/cache.js'
-import type { BreakerState } from './breaker.js'
+import type { AnswerCache } from './reads/cache.js'
+import type { BreakerState } from './protection/breaker.js'
 
 /** How a message arrived. */
 export type Transport = 'http' | 'ws'

@@ -5,33 +5,33 @@ import { addDailyAndHourlyUsage, admittedOnDay, blockUncleCountByHash, canonical
 import { createJsonRpcHandler } from '@uncle-rpc/jsonrpc'
 import { listen } from '@uncle-rpc/process'
 import { createAnswer } from './pipeline/answer.js'
-import { createApp, finishApp } from './transport/app.js'
+import { createApp, finishApp } from './readiness/app.js'
 import { type Auth, type CreateAuthParameters, createAuth, type KeyStore } from './access/auth.js'
-import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './methods/cache.js'
+import { type AnswerCache, createAnswerCache, defaultCacheEntries } from './reads/cache.js'
 import { createAnswerWithFailover } from './pipeline/answerWithFailover.js'
-import { createHeadTracker, type HeadTracker } from './methods/heads.js'
+import { createHeadTracker, type HeadTracker } from './reads/heads.js'
 import { createHttpHandler } from './transport/http.js'
-import { createAdmission } from './transport/admission.js'
-import { attachFastPath, defaultRequestsPerTurn, type FastPath } from './transport/fastHttp/fastPath.js'
-import { createFastRpc } from './transport/fastHttp/fastRpc.js'
+import { createAdmission } from './admission/admission.js'
+import { attachFastPath, defaultRequestsPerTurn, type FastPath } from '@uncle-rpc/wire'
+import { createFastRpc } from './transport/fastRpc.js'
 import { defaultLimits, type RpcLimits } from './transport/limits.js'
 import type { BlockKnown, FindUncle, MethodContext, ServedNetwork } from './methods/context.js'
 import type { RpcMetrics } from './metrics.js'
 import { createMethods } from './methods/index.js'
 import { countCalls } from './methods/countCalls.js'
-import { watchReorgs } from './methods/byNumberCache.js'
+import { watchReorgs } from './reads/byNumberCache.js'
 import { defaultDeadlineMs } from './methods/eth_getUncleByBlockHashAndIndex.js'
-import { createReadGate, readPauseMs } from './methods/readGuards.js'
+import { createReadGate, readPauseMs } from './protection/readStallGuard.js'
 import { createFamilyReads } from './methods/familyReads.js'
-import { createNetworkResolver } from './transport/network.js'
+import { createNetworkResolver } from './admission/network.js'
 import { type CreatePartnerParameters, createPartner, type Partner } from './pipeline/partner.js'
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
-import { createReadiness, type Readiness } from './transport/readiness.js'
-import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
+import { createReadiness, type Readiness } from './readiness/readiness.js'
+import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './protection/overload.js'
 import { createDbKeyStore } from './access/keyStore.js'
-import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
+import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './reads/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
-import type { UncleFilter } from './methods/uncleFilter.js'
+import type { UncleFilter } from './reads/uncleFilter.js'
 import { attachWebSocket } from './transport/ws.js'
 
 export type RpcServerDeps = {
@@ -81,7 +81,7 @@ export type RpcServerOptions = {
   maxEventLoopLagMs?: number | undefined
   /** Connections the kernel may hold for accepting (listen(2) backlog; Linux caps it at net.core.somaxconn). Default 4096. */
   listenBacklog?: number | undefined
-  /** JSON-RPC POSTs read strictly are answered beneath node:http (transport/fastHttp); false: node:http reads every request. Default true. */
+  /** JSON-RPC POSTs read strictly are answered beneath node:http (the fast path of @uncle-rpc/wire); false: node:http reads every request. Default true. */
   fastPath?: boolean | undefined
   /** Fast-path requests answered per event-loop turn, the rest in the next turns; 0 = no bound. Default 8. */
   requestsPerTurn?: number | undefined
@@ -101,7 +101,7 @@ export type RpcServer = {
   readiness: Readiness
   /** The HTTP fast path beneath node:http; undefined when off. */
   fastPath: FastPath | undefined
-  /** WebSocket messages read beneath ws (transport/wsFrames.ts) since start. */
+  /** WebSocket messages read beneath ws (wsFrames.ts of @uncle-rpc/wire) since start. */
   wsPlainMessages: () => number
   /** The partner of each network that names one. */
   partners: ReadonlyMap<string, Partner>

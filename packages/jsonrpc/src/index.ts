@@ -1,4 +1,3 @@
-export { answerBytes } from './answerBytes.js'
 export { createJsonRpcHandler } from './dispatch.js'
 export type { JsonRpcErrorOptions } from './errors.js'
 export {

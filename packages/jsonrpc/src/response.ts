@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { answerBytes } from './answerBytes.js'
+import { answerBytes } from '@uncle-rpc/wire/answerBytes'
 import { InternalError, type JsonRpcError } from './errors.js'
 import { goJsonString, goJsonStringify } from './goJson.js'
 import type { RawJson } from './types.js'

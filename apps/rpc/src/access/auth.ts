@@ -2,7 +2,7 @@ import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { hashApiKey } from '@uncle-rpc/db'
 import { errorResponse, InternalError, ServerError } from '@uncle-rpc/jsonrpc'
-import { withDeadline } from '../deadline.js'
+import { withDeadline } from '../protection/callDeadline.js'
 import type { KeyAccess } from './keyAccess.js'
 
 /** What the server needs to know about a key: its plan and the limits in force (its overrides, else the plan's). */

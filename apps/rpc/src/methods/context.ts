@@ -1,6 +1,7 @@
-import type { Hex } from '@uncle-rpc/chain'
-import type { UncleAnswer } from '@uncle-rpc/db'
 import type { FailoverPolicy } from './failoverPolicy.js'
+
+export type { BlockKnown, FindUncle, FoundUncle } from '../reads/lookup.js'
+export { LookupCancel } from '../reads/lookup.js'
 
 // What the methods receive (from the transport) and read through (from the store): the types the
 // rest of the app shares with them.
@@ -26,30 +27,3 @@ export type ServedNetwork = Readonly<{
  * per key, what to do when the index cannot answer (no policy: the failure is an internal error).
  */
 export type MethodContext = { network: ServedNetwork; failover?: FailoverPolicy | undefined }
-
-/** A stored uncle's answer as JSON text (keys alphabetical, `totalDifficulty: null`), and the number of the block that includes it. */
-export type FoundUncle = UncleAnswer
-
-/**
- * Gives up a lookup not sent yet: a light AbortSignal, one per lookup (AbortController's
- * EventTarget, its listeners and their garbage were 5% of a cold answer's CPU in a profile).
- */
-export class LookupCancel {
-  aborted = false
-  reason: unknown = undefined
-  /** Told once, when abort() is called (the store drops the lookup if it is still queued). */
-  onAbort: ((reason: unknown) => void) | undefined = undefined
-
-  abort(reason: unknown): void {
-    if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    this.onAbort?.(reason)
-  }
-}
-
-/** The storage lookup behind the method: one primary-key read. A `cancel` aborted before the read is sent drops it. */
-export type FindUncle = (params: { network: string; blockHash: Hex; index: number; cancel?: LookupCancel | undefined }) => Promise<FoundUncle | null>
-
-/** Whether the block with this hash is indexed (a known block makes a null answer authoritative). */
-export type BlockKnown = (params: { network: string; blockHash: Hex }) => Promise<boolean>

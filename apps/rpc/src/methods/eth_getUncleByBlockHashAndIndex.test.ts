@@ -4,8 +4,8 @@ import { bodyText, InvalidParamsError, isRawJson, type RawJson } from '@uncle-rp
 import { haveFixtures } from '@uncle-rpc/testing'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
-import { createAnswerCache } from './cache.js'
-import { createFindUncle, primaryReads } from './store.js'
+import { createAnswerCache } from '../reads/cache.js'
+import { createFindUncle, primaryReads } from '../reads/store.js'
 import type { FindUncle } from './context.js'
 import { createGetUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js'
 

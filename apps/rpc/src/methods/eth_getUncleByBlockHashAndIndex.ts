@@ -1,9 +1,9 @@
 import { type Hex, toQuantity } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
-import { type AnswerCache, answerKey } from './cache.js'
+import { type AnswerCache, answerKey } from '../reads/cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
-import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from './readGuards.js'
+import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from '../protection/readStallGuard.js'
 import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext, type ServedNetwork } from './context.js'
 
 export type UncleMethodDeps = {
@@ -15,7 +15,7 @@ export type UncleMethodDeps = {
   latest: (network: string) => bigint | null
   /** A database read fails after this long without any read completing (4× in all); see createDeadline. Default 250 ms. */
   deadlineMs?: number | undefined
-  /** The gate of every database read of the methods (readGuards.ts), shared so a read elsewhere that succeeds can close it; default one of its own. */
+  /** The gate of every database read of the methods (readStallGuard.ts), shared so a read elsewhere that succeeds can close it; default one of its own. */
   gate?: ReadGate | undefined
   /** Told about every failed or late database read (the caller rate-limits its logging). */
   onLocalFailure?: ((error: unknown) => void) | undefined

@@ -1,6 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
 import type { BlockUncleCount } from '@uncle-rpc/db'
-import type { AnswerCache } from './cache.js'
+import type { AnswerCache } from '../reads/cache.js'
 import type { UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
 import type { FamilyReads } from './familyReads.js'
 

@@ -1,5 +1,5 @@
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
-import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from './readGuards.js'
+import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from '../protection/readStallGuard.js'
 import type { MethodContext } from './context.js'
 
 // The database reads of the uncle family beside eth_getUncleByBlockHashAndIndex (the count methods

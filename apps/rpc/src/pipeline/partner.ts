@@ -1,6 +1,6 @@
 import { BaseError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { type BreakerState, createBreaker } from '../breaker.js'
+import { type BreakerState, createBreaker } from '../protection/breaker.js'
 
 /** Why a partner call failed: circuit open (not tried), timeout, HTTP status, network error, or a body that is not JSON. */
 export type PartnerFailure = 'circuit open' | 'timeout' | 'http status' | 'network' | 'invalid body'

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
+import { type DiscardBound, discardBody, readBody } from '@uncle-rpc/wire'
 import type { Answer } from '../pipeline/answer.js'
-import { type AdmissionDeps, createAdmission, failoverRequested } from './admission.js'
-import { type DiscardBound, discardBody, readBody } from './httpBody.js'
+import { type AdmissionDeps, createAdmission, failoverRequested } from '../admission/admission.js'
 import type { RpcLimits } from './limits.js'
 import { originForm, rpcPath } from './routes.js'
 
@@ -50,7 +50,7 @@ const preflightHeaders = [
  * then goes to the Express app (an OPTIONS preflight on the same paths gets 204 here). The checks
  * before the body (admission.ts: overload, network, key, restrictions, Content-Type), then the body
  * size (413); then answer() (rate limits → 429, failover, the handler). An all-notification
- * batch gets 200 with an empty body. The fast path (fastHttp/) answers the same requests the same
+ * batch gets 200 with an empty body. The fast path (fastRpc.ts) answers the same requests the same
  * way when it can read them strictly; this listener answers the rest.
  */
 export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => boolean {

@@ -1,4 +1,4 @@
-// Every path the RPC answers, in one place: http.ts, ws.ts and app.ts take their routes from here.
+// Every path the RPC answers, in one place: http.ts, ws.ts and readiness/app.ts take their routes from here.
 
 /** `POST /v3/<key>` or `POST /<network>/v3/<key>` (an optional trailing slash and query are ignored); groups: network, key. */
 export const rpcPath = /^\/(?:([^/?]+)\/)?v3(?:\/([^/?]*))?\/?(?:\?.*)?$/

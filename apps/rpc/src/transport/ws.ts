@@ -5,15 +5,15 @@ import type { Duplex } from 'node:stream'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InternalError, LimitExceededError, NotFoundError } from '@uncle-rpc/jsonrpc'
+import { type ClientFrame, moreBytes, readFrame, textFrame, wsTakes } from '@uncle-rpc/wire'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer, Outcome } from '../pipeline/answer.js'
 import type { AuthResult } from '../access/auth.js'
 import type { AccessHeaders } from '../access/keyAccess.js'
-import { type KeyCheckDeps, keyVerdict, requestNetwork } from './admission.js'
+import { type KeyCheckDeps, keyVerdict, requestNetwork } from '../admission/admission.js'
 import type { RpcLimits } from './limits.js'
 import type { ServedNetwork } from '../methods/context.js'
 import { wsNotFoundText, wsPath } from './routes.js'
-import { type ClientFrame, moreBytes, readFrame, textFrame, wsTakes } from './wsFrames.js'
 
 /** The network and key checks' (admission.ts; usage counts upgrades and messages refused) and the answer's. */
 export type WsDeps = KeyCheckDeps & {

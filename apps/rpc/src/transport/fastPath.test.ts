@@ -1,8 +1,8 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { describeWithFixtures } from '@uncle-rpc/testing'
-import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived } from '../../_test/seed.js'
-import { createTestEnv, startTestServer, type TestEnv, type TestServer } from '../../_test/server.js'
+import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived } from '../_test/seed.js'
+import { createTestEnv, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
 // The fast path in a real server, over raw sockets: pipelined requests answered in order across a
 // handoff to node:http, a request split at every byte, the same answers as node:http gives for

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
-import { answerBytes } from '@uncle-rpc/jsonrpc'
+import { answerBytes } from '../answerBytes.js'
 import { carryDeadlines } from './carryDeadlines.js'
 import { type HeadMemo, rememberHead, repeatedHead } from './headMemo.js'
 import { type FastRequest, handOff, incomplete, type ParseLimits, parseRequest } from './parseRequest.js'

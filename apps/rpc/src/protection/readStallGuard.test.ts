@@ -1,6 +1,6 @@
 import { sleep } from '@uncle-rpc/process'
 import { describe, expect, test } from 'vitest'
-import { createDeadline, createReadGate, DeadlineExceededError } from './readGuards.js'
+import { createDeadline, createReadGate, DeadlineExceededError } from './readStallGuard.js'
 
 const never = new Promise<never>(() => undefined)
 

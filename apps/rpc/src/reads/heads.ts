@@ -1,6 +1,6 @@
 import type { Logger } from '@uncle-rpc/config'
 import { type Db, latestIndexedBlock } from '@uncle-rpc/db'
-import { withDeadline } from '../deadline.js'
+import { withDeadline } from '../protection/callDeadline.js'
 
 /** The latest indexed block number of each network, refreshed in the background. */
 export type HeadTracker = {

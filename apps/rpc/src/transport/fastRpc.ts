@@ -1,10 +1,9 @@
 import type { Logger } from '@uncle-rpc/config'
-import type { Admission, Admitted, Refusal } from '../admission.js'
-import { failoverRequested } from '../admission.js'
-import type { Answer, Outcome } from '../../pipeline/answer.js'
-import { failedRequestBody, outcomeHeaders } from '../http.js'
-import type { FastAnswer, FastPathDeps, HeadCheck } from './fastPath.js'
-import type { FastRequest } from './parseRequest.js'
+import type { FastAnswer, FastPathDeps, FastRequest, HeadCheck } from '@uncle-rpc/wire'
+import type { Admission, Admitted, Refusal } from '../admission/admission.js'
+import { failoverRequested } from '../admission/admission.js'
+import type { Answer, Outcome } from '../pipeline/answer.js'
+import { failedRequestBody, outcomeHeaders } from './http.js'
 
 /**
  * The fast path's answer to a request it read: the same admission (overload, network, key,

@@ -1,5 +1,9 @@
 import type { IncomingMessage } from 'node:http'
-import { ClientAbortedError } from '../errors.js'
+import { ClientAbortedError } from './errors.js'
+
+// A request body read by node:http's IncomingMessage within a limit, or read and dropped so a
+// refused client still gets its answer; and whether a Content-Type is JSON. Bytes only: what the
+// body means is the caller's.
 
 /** Whether a Content-Type header is JSON: `application/json`, optionally with parameters (`; charset=utf-8`). */
 export function isJsonContentType(header: string | undefined): boolean {

@@ -4,7 +4,7 @@ import { haveFixtures } from '@uncle-rpc/testing'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createFindUncle, defaultMaxLookupsPerStatement as maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
-import { LookupCancel } from './context.js'
+import { LookupCancel } from './lookup.js'
 
 describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('createFindUncle', () => {
   let database: OpenTestDatabase

@@ -1,15 +1,15 @@
 import { errorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
+import { isJsonContentType } from '@uncle-rpc/wire'
 import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
 import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAccess.js'
 import type { RefusalCounter } from '../access/usage.js'
-import { isJsonContentType } from './httpBody.js'
 import type { ServedNetwork } from '../methods/context.js'
 import type { NetworkResolver } from './network.js'
-import { shedBody, shedRetryAfterSeconds } from './overload.js'
+import { shedBody, shedRetryAfterSeconds } from '../protection/overload.js'
 
 // The checks of a request before it is answered, in one place: the network, the key and the key's
 // restrictions for every transport (HTTP POSTs, WebSocket upgrades and messages), and around them
-// for both HTTP paths (node:http in http.ts, the fast path in fastHttp/) overload and content type.
+// for both HTTP paths (node:http in http.ts, the fast path in fastRpc.ts) overload and content type.
 // The body's size and reading stay with each path; what a refusal looks like on a WebSocket, with ws.ts.
 
 /** What the checks read of a request: the path's network and key, and five headers. */

@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
+// The fast path's request deadlines, carried over to node:http when a connection is handed to it.
+
 /**
  * A request that began on the fast path and is handed to node:http part-read keeps the deadline
  * of its first byte: node:http's own requestTimeout would start at the handoff, so a head trickled

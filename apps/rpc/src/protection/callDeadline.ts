@@ -1,4 +1,4 @@
-import { DeadlineError } from './errors.js'
+import { DeadlineError } from '../errors.js'
 
 /**
  * `promise`, or a DeadlineError once `ms` passed. The work itself goes on (its own bounds, such as

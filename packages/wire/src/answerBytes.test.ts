@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { answerBytes } from './answerBytes.js'
 
+// The answer slabs: answers cut one after another never overlap, and a large one gets memory of its own.
+
 describe('answerBytes', () => {
   test('behavior: answers cut one after another never share a byte, whatever their sizes', () => {
     const taken = Array.from({ length: 400 }, (_, i) => answerBytes(1 + ((i * 7919) % 3000)))

@@ -1,9 +1,9 @@
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, InvalidRequestError, NotFoundError } from '@uncle-rpc/jsonrpc'
 import express, { type ErrorRequestHandler, type Express } from 'express'
-import { failedRequestBody } from './http.js'
+import { failedRequestBody } from '../transport/http.js'
 import { type Readiness, publicReadyBody } from './readiness.js'
-import { healthPath, notFoundText, readyPath, rpcExpressPaths } from './routes.js'
+import { healthPath, notFoundText, readyPath, rpcExpressPaths } from '../transport/routes.js'
 
 const notFoundBody = errorResponse('null', new NotFoundError(notFoundText))
 const methodNotAllowedBody = errorResponse('null', new InvalidRequestError('method not allowed: send JSON-RPC requests with POST'))

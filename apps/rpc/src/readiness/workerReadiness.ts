@@ -1,5 +1,5 @@
 import type { Worker } from 'node:cluster'
-import { adminReadyBody, type Readiness, type ReadinessReport } from './transport/readiness.js'
+import { adminReadyBody, type Readiness, type ReadinessReport } from './readiness.js'
 
 // With --workers N the primary serves the admin port but has no database or Redis of its own: its
 // /ready asks every worker over the cluster's IPC channel and is ready only when all of them are.

@@ -1,5 +1,5 @@
 import { BaseError } from '@uncle-rpc/chain'
-import { type Breaker, createBreaker } from '../breaker.js'
+import { type Breaker, createBreaker } from './breaker.js'
 
 // Guards of the method's database reads: a deadline that tells a stalled database from a busy
 // pool, and a breaker that stops asking a failing one.

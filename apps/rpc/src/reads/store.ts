@@ -1,6 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { blockKnown, type Db, getUncleAnswers, type ReplicaState } from '@uncle-rpc/db'
-import type { BlockKnown, FindUncle, FoundUncle } from './context.js'
+import type { BlockKnown, FindUncle, FoundUncle } from './lookup.js'
 
 /** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas, which also reports their `states` for /ready). */
 export type ReadSource = { read<T>(query: (db: Db) => Promise<T>): Promise<T>; states?: (() => ReplicaState[]) | undefined }

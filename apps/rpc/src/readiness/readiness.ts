@@ -1,7 +1,7 @@
 import type { Logger } from '@uncle-rpc/config'
 import type { ReplicaState } from '@uncle-rpc/db'
-import type { HeadTracker } from '../methods/heads.js'
-import type { BreakerState } from '../breaker.js'
+import type { HeadTracker } from '../reads/heads.js'
+import type { BreakerState } from '../protection/breaker.js'
 
 export type ReadinessDeps = {
   heads: HeadTracker
