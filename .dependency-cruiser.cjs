@@ -66,9 +66,9 @@ module.exports = {
       comment: 'Test helpers stay out of product code.',
       from: {
         path: '^(apps/[^/]+|packages/(?!testing/)[^/]+)/src/',
-        pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|testFixtures)\\.ts$)',
+        pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|chain/testFixtures)\\.ts$)',
       },
-      to: { path: '^packages/(testing/|db/src/(testing|testFixtures)\\.ts$)' },
+      to: { path: '^packages/(testing/|db/src/(testing|chain/testFixtures)\\.ts$)' },
     },
   ],
   options: {

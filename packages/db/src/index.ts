@@ -14,7 +14,7 @@ export {
 export type { MigrateDatabaseParameters, MigrateDatabaseReturnType } from './migrate.js'
 export type { MigrateTimeouts } from './migrate.js'
 export { defaultMigrateTimeouts, migrateDatabase, migrationsFolder } from './migrate.js'
-export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './queries/apiKeys.js'
+export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './accounts/queries/apiKeys.js'
 export {
   createApiKey,
   findApiKey,
@@ -27,27 +27,27 @@ export {
   revokeApiKey,
   setApiKeyPlan,
   touchApiKeys,
-} from './queries/apiKeys.js'
-export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './queries/plans.js'
-export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './queries/plans.js'
-export type { UsageCounter, UsageCounts, UsageDelta, UsageRow } from './queries/usage.js'
-export { addUsage, addUsageCounts, admittedOnDay, listUsage, usageCounters, zeroUsageCounts } from './queries/usage.js'
-export { blockKnown } from './queries/blockKnown.js'
-export type { BlockUncleCount } from './queries/blockUncleCounts.js'
-export { blockUncleCountByHash, canonicalBlockUncleCount } from './queries/blockUncleCounts.js'
-export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
-export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
-export { copyBlocksWithUncles } from './queries/copyBlocks.js'
-export type { Era1Refusal } from './queries/era1Refusals.js'
-export { clearEra1Refusal, listEra1Refusals, recordEra1Refusal } from './queries/era1Refusals.js'
-export { getDatabaseIdentity, readDatabaseIdentity } from './queries/databaseIdentity.js'
-export type { TableChecksums } from './queries/checksums.js'
-export { tableChecksums } from './queries/checksums.js'
-export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './queries/networks.js'
-export { listNetworks, registerNetwork } from './queries/networks.js'
-export type { BlockRange } from './queries/ranges.js'
-export { blocksIndexedSince, compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './queries/ranges.js'
-export type { CanonicalBlockRef, RecordReorgParameters, ReorgEvent } from './queries/reorgs.js'
+} from './accounts/queries/apiKeys.js'
+export type { KeyPolicyRow, PlanRow, SetApiKeyLimitsParameters, UpdatePlanParameters } from './accounts/queries/plans.js'
+export { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './accounts/queries/plans.js'
+export type { UsageCounter, UsageCounts, UsageDelta, UsageRow } from './accounts/queries/usage.js'
+export { addUsage, addUsageCounts, admittedOnDay, listUsage, usageCounters, zeroUsageCounts } from './accounts/queries/usage.js'
+export { blockKnown } from './chain/queries/blockKnown.js'
+export type { BlockUncleCount } from './chain/queries/blockUncleCounts.js'
+export { blockUncleCountByHash, canonicalBlockUncleCount } from './chain/queries/blockUncleCounts.js'
+export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './chain/queries/blocks.js'
+export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './chain/queries/blocks.js'
+export { copyBlocksWithUncles } from './chain/queries/copyBlocks.js'
+export type { Era1Refusal } from './chain/queries/era1Refusals.js'
+export { clearEra1Refusal, listEra1Refusals, recordEra1Refusal } from './chain/queries/era1Refusals.js'
+export { getDatabaseIdentity, readDatabaseIdentity } from './chain/queries/databaseIdentity.js'
+export type { TableChecksums } from './chain/queries/checksums.js'
+export { tableChecksums } from './chain/queries/checksums.js'
+export type { RegisterNetworkParameters, RegisterNetworkReturnType } from './chain/queries/networks.js'
+export { listNetworks, registerNetwork } from './chain/queries/networks.js'
+export type { BlockRange } from './chain/queries/ranges.js'
+export { blocksIndexedSince, compactIndexedRanges, findGaps, listIndexedRanges, markRangeIndexed } from './chain/queries/ranges.js'
+export type { CanonicalBlockRef, RecordReorgParameters, ReorgEvent } from './chain/queries/reorgs.js'
 export {
   canonicalBlocks,
   latestReorgId,
@@ -58,12 +58,12 @@ export {
   replacedBlocks,
   setBlocksCanonical,
   unmarkRangeIndexed,
-} from './queries/reorgs.js'
-export type { GetUncleParameters, GetUncleReturnType } from './queries/uncles.js'
-export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './queries/uncles.js'
-export { getUncleAnswers, type GetUncleAnswersParameters, type UncleAnswer } from './queries/uncleAnswers.js'
-export { latestUncle } from './queries/latestUncle.js'
-export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './queries/uncleBlocks.js'
+} from './chain/queries/reorgs.js'
+export type { GetUncleParameters, GetUncleReturnType } from './chain/queries/uncles.js'
+export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncleIndex } from './chain/queries/uncles.js'
+export { getUncleAnswers, type GetUncleAnswersParameters, type UncleAnswer } from './chain/queries/uncleAnswers.js'
+export { latestUncle } from './chain/queries/latestUncle.js'
+export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './chain/queries/uncleBlocks.js'
 export type { AccountTokenPurpose, ApiKeyPlan } from './schema.js'
 export {
   accountTokenPurposes,
@@ -91,7 +91,7 @@ export {
   usageHourly,
   usageMethods,
 } from './schema.js'
-export type { AccountRow, SessionRow, UpgradeRequestRow } from './queries/accounts.js'
+export type { AccountRow, SessionRow, UpgradeRequestRow } from './accounts/queries/accounts.js'
 export {
   deleteAccountSessions,
   deleteExpiredSessions,
@@ -110,13 +110,13 @@ export {
   setAccountDisabled,
   setAccountPassword,
   setAccountPlan,
-} from './queries/accounts.js'
-export { deleteAccountTokens, insertAccountToken, pruneAccountTokens, takeAccountToken } from './queries/accountTokens.js'
-export type { RequestLimitPolicy } from './queries/requestLimits.js'
-export { hitRequestLimit, pruneRequestLimits } from './queries/requestLimits.js'
-export type { SignInLockPolicy } from './queries/signInFailures.js'
-export { clearSignInFailures, pruneSignInFailures, recordSignInFailure, signInWaitSeconds } from './queries/signInFailures.js'
-export type { AccountKeyRow, KeySettingsPatch } from './queries/accountKeys.js'
+} from './accounts/queries/accounts.js'
+export { deleteAccountTokens, insertAccountToken, pruneAccountTokens, takeAccountToken } from './accounts/queries/accountTokens.js'
+export type { RequestLimitPolicy } from './accounts/queries/requestLimits.js'
+export { hitRequestLimit, pruneRequestLimits } from './accounts/queries/requestLimits.js'
+export type { SignInLockPolicy } from './accounts/queries/signInFailures.js'
+export { clearSignInFailures, pruneSignInFailures, recordSignInFailure, signInWaitSeconds } from './accounts/queries/signInFailures.js'
+export type { AccountKeyRow, KeySettingsPatch } from './accounts/queries/accountKeys.js'
 export {
   copyKeySettings,
   countLiveAccountKeys,
@@ -126,8 +126,8 @@ export {
   revokeAccountKey,
   setAccountKeySecret,
   updateAccountKey,
-} from './queries/accountKeys.js'
-export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './queries/usageHourly.js'
-export type { MethodTotal, MethodUsageDelta, MethodUsageRow } from './queries/usageMethods.js'
-export { accountMethodUsage, addMethodUsage, listMethodUsage, otherMethod } from './queries/usageMethods.js'
-export { accountDailyUsage, accountHourlyUsage, addDailyAndHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './queries/usageHourly.js'
+} from './accounts/queries/accountKeys.js'
+export type { AccountUsageParameters, HourlyUsageDelta, UsagePoint } from './accounts/queries/usageHourly.js'
+export type { MethodTotal, MethodUsageDelta, MethodUsageRow } from './accounts/queries/usageMethods.js'
+export { accountMethodUsage, addMethodUsage, listMethodUsage, otherMethod } from './accounts/queries/usageMethods.js'
+export { accountDailyUsage, accountHourlyUsage, addDailyAndHourlyUsage, addHourlyUsage, pruneHourlyUsage } from './accounts/queries/usageHourly.js'
