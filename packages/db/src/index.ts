@@ -64,33 +64,25 @@ export { countUncles, getUncle, getUncles, type GetUnclesParameters, storedUncle
 export { getUncleAnswers, type GetUncleAnswersParameters, type UncleAnswer } from './chain/queries/uncleAnswers.js'
 export { latestUncle } from './chain/queries/latestUncle.js'
 export { notifyRangeIndexed, parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from './chain/queries/uncleBlocks.js'
-export type { AccountTokenPurpose, ApiKeyPlan } from './schema.js'
+export type { AccountTokenPurpose, ApiKeyPlan } from './accounts/schema.js'
+export { blocks, blocksHex, databaseIdentity, era1Refusals, indexedRanges, networks, reorgs, uncles, unclesHex } from './chain/schema.js'
 export {
   accountTokenPurposes,
   accountTokens,
   accounts,
   apiKeyPlans,
   apiKeys,
-  blocks,
-  blocksHex,
-  databaseIdentity,
-  era1Refusals,
-  indexedRanges,
   maxAllowlistEntries,
-  networks,
   operatorEmail,
   plans,
-  reorgs,
   requestLimits,
   sessions,
   signInFailures,
-  uncles,
-  unclesHex,
   upgradeRequests,
   usageDaily,
   usageHourly,
   usageMethods,
-} from './schema.js'
+} from './accounts/schema.js'
 export type { AccountRow, SessionRow, UpgradeRequestRow } from './accounts/queries/accounts.js'
 export {
   deleteAccountSessions,

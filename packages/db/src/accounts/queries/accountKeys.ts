@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, count, eq, gt, isNull } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { apiKeys, plans } from '../../schema.js'
+import { apiKeys, plans } from '../schema.js'
 
 // Every query here is scoped by account: a key id of another account matches nothing, so the
 // dashboard cannot read or change another account's keys whatever id a request names.

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { accountTokens } from '../../schema.js'
+import { accountTokens } from '../schema.js'
 import { useTestDatabase } from '../../testing.js'
 import { insertAccount } from './accounts.js'
 import { deleteAccountTokens, insertAccountToken, pruneAccountTokens, takeAccountToken } from './accountTokens.js'

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { type AccountTokenPurpose, accountTokens } from '../../schema.js'
+import { type AccountTokenPurpose, accountTokens } from '../schema.js'
 
 /** Stores an emailed token (its sha256) for the account, valid until `expiresAt`. */
 export async function insertAccountToken(

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { type ApiKeyPlan, accounts, apiKeys, sessions, upgradeRequests } from '../../schema.js'
+import { type ApiKeyPlan, accounts, apiKeys, sessions, upgradeRequests } from '../schema.js'
 
 /** One accounts row. */
 export type AccountRow = typeof accounts.$inferSelect

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { type ApiKeyPlan, apiKeyPlans } from '../../schema.js'
+import { type ApiKeyPlan, apiKeyPlans } from '../schema.js'
 import { useTestDatabase } from '../../testing.js'
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, setApiKeyPlan, touchApiKeys } from './apiKeys.js'
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, operatorEmail } from '../../schema.js'
+import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, operatorEmail } from '../schema.js'
 
 /** One api_keys row. */
 export type ApiKeyRow = typeof apiKeys.$inferSelect

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { apiKeyPlans } from '../../schema.js'
+import { apiKeyPlans } from '../schema.js'
 import { useTestDatabase } from '../../testing.js'
 import { insertApiKey } from './apiKeys.js'
 import { findKeyPolicy, listKeyPolicies, listPlans, setApiKeyFailover, setApiKeyLimits, updatePlan } from './plans.js'

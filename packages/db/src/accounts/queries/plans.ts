@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { asc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, plans } from '../../schema.js'
+import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, plans } from '../schema.js'
 
 /** One plans row. */
 export type PlanRow = typeof plans.$inferSelect

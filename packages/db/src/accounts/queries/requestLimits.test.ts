@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { requestLimits } from '../../schema.js'
+import { requestLimits } from '../schema.js'
 import { useTestDatabase } from '../../testing.js'
 import { hitRequestLimit, pruneRequestLimits } from './requestLimits.js'
 

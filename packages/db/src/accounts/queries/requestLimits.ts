@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { requestLimits } from '../../schema.js'
+import { requestLimits } from '../schema.js'
 
 /** A fixed-window limit: at most `limit` hits per `windowMs`. */
 export type RequestLimitPolicy = { limit: number; windowMs: number }

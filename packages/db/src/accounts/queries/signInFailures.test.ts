@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { signInFailures } from '../../schema.js'
+import { signInFailures } from '../schema.js'
 import { useTestDatabase } from '../../testing.js'
 import { clearSignInFailures, pruneSignInFailures, recordSignInFailure, type SignInLockPolicy, signInWaitSeconds } from './signInFailures.js'
 

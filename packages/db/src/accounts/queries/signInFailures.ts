@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { signInFailures } from '../../schema.js'
+import { signInFailures } from '../schema.js'
 
 /** How failures turn into locks: the dashboard's sign-in throttle (apps/dashboard, auth/throttle.ts). */
 export type SignInLockPolicy = {

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { apiKeys, usageDaily, usageHourly } from '../../schema.js'
+import { apiKeys, usageDaily, usageHourly } from '../schema.js'
 
 /**
  * The counters of a usage row (usage_daily, usage_hourly): calls admitted (`requests`, billed

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../client.js'
-import { apiKeys, usageDaily, usageHourly } from '../../schema.js'
+import { apiKeys, usageDaily, usageHourly } from '../schema.js'
 import { addedCounters, addUsage, mergeUsageCounts, summedCounters, type UsageCounts, type UsageDelta } from './usage.js'
 import { addMethodUsage, type MethodUsageDelta } from './usageMethods.js'
 

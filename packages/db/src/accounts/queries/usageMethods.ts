@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, desc, eq, gte, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { apiKeys, usageDaily, usageMethods } from '../../schema.js'
+import { apiKeys, usageDaily, usageMethods } from '../schema.js'
 
 /** The method of usage_methods rows for calls that named no method served here. */
 export const otherMethod = '(other)'

@@ -2,7 +2,7 @@ import type { Hex } from '@uncle-rpc/chain'
 import { and, eq, sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import { type DbOrTx, isLostStatementError, namedStatements, useUnnamedStatements } from '../../client.js'
-import { blocks } from '../../schema.js'
+import { blocks } from '../schema.js'
 
 const bound = (column: PgColumn, name: string) => sql.param(sql.placeholder(name), column)
 

@@ -3,7 +3,7 @@ import { type HashedHeader, type Hex, headerFields } from '@uncle-rpc/chain'
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
 import { CanonicalBlockConflictError, DatabaseWriteError, type PgErrorFields, UnknownNetworkError } from '../../errors.js'
-import { blocks, networks, uncles } from '../../schema.js'
+import { blocks, networks, uncles } from '../schema.js'
 import { type UnnestField, unnestInsert } from './unnest.js'
 
 /** A block and its uncles, in the order of the block's uncle list, each with the `size` geth reports (chain's uncleSize). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { blocks, uncles } from '../../schema.js'
+import { blocks, uncles } from '../schema.js'
 
 export type TableChecksums = { blocks: number; uncles: number; blocksMd5: string; unclesMd5: string }
 

@@ -5,7 +5,7 @@ import type { Tx } from '../../client.js'
 import { transactionClient } from '../../drizzleInternals.js'
 import { copyBytea, copyInt8, copyNumeric, copyText } from '../../copyText.js'
 import type { PgErrorFields } from '../../errors.js'
-import { uncles as uncleTable } from '../../schema.js'
+import { uncles as uncleTable } from '../schema.js'
 import { type BlockWithUncles, expectRegisteredNetwork, type InsertBlocksWithUnclesReturnType, insertBlocksWithUncles, writeError } from './blocks.js'
 
 // Bulk write through COPY FROM STDIN: ~3× the rows/s of one INSERT … SELECT unnest(…)

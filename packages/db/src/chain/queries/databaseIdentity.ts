@@ -1,4 +1,4 @@
-import { databaseIdentity } from '../../schema.js'
+import { databaseIdentity } from '../schema.js'
 import type { DbOrTx } from '../../client.js'
 
 /** This database's identity (database_identity), or null when no indexer has asked for it yet. Reads only. */

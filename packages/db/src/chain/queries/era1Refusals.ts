@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { era1Refusals } from '../../schema.js'
+import { era1Refusals } from '../schema.js'
 
 /** An era1 file the indexer refused: which epoch, which file, and what differed. */
 export type Era1Refusal = { network: string; epoch: number; file: string; reason: string; refusedAt: Date }

@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, desc, eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { blocks, uncles } from '../../schema.js'
+import { blocks, uncles } from '../schema.js'
 
 /** The most recently included uncle of a network's canonical chain: a ready example for a query. */
 export async function latestUncle(db: DbOrTx, { network }: { network: string }): Promise<{ blockHash: Hex; index: number; blockNumber: bigint } | null> {

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { networks } from '../../schema.js'
+import { networks } from '../schema.js'
 
 export type RegisterNetworkParameters = { name: string; chainId: bigint }
 export type RegisterNetworkReturnType = {

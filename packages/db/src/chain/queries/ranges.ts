@@ -1,7 +1,7 @@
 import { type BlockRange, gapsOf } from '@uncle-rpc/chain'
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
-import { indexedRanges } from '../../schema.js'
+import { indexedRanges } from '../schema.js'
 import { notifyRangeIndexed } from './uncleBlocks.js'
 
 export type { BlockRange }

@@ -2,7 +2,7 @@ import { type Hex, toQuantity, type ToRpcUncleOptions, uncleJsonParts } from '@u
 import { getTableColumns, getTableName } from 'drizzle-orm'
 import { type Db, isLostStatementError, namedStatements, useUnnamedStatements } from '../../client.js'
 import { toArrayLiteral } from '../../columns.js'
-import { uncles } from '../../schema.js'
+import { uncles } from '../schema.js'
 import { storedUncleIndex } from './uncles.js'
 
 /** An uncle's `eth_getUncleByBlockHashAndIndex` result as JSON text, and the number of the block that includes it. */

@@ -3,7 +3,7 @@ import { and, count, eq, getTableColumns, sql } from 'drizzle-orm'
 import { byteaHexSql, numericToBigint, toArrayLiteral } from '../../columns.js'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { DbOrTx } from '../../client.js'
-import { uncles } from '../../schema.js'
+import { uncles } from '../schema.js'
 
 export type GetUncleParameters = { network: string; blockHash: Hex; index: number }
 
