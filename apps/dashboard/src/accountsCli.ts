@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { parseEnv, UsageError } from '@uncle-rpc/config'
-import { apiKeyPlans, createDb } from '@uncle-rpc/db'
+import { createDb } from '@uncle-rpc/db'
+import { apiKeyPlans } from '@uncle-rpc/db/accounts'
 import { type AccountsFlags, accountsCommand } from './accountsCommands.js'
 
 const usage = `Usage: uncle-rpc accounts <command>

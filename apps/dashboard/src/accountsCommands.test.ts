@@ -1,5 +1,15 @@
 import { UsageError } from '@uncle-rpc/config'
-import { createApiKey, type Db, findAccountByEmail, findKeyPolicy, hashApiKey, insertAccount, insertUpgradeRequest, listApiKeys, updateAccountKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import {
+  createApiKey,
+  findAccountByEmail,
+  findKeyPolicy,
+  hashApiKey,
+  insertAccount,
+  insertUpgradeRequest,
+  listApiKeys,
+  updateAccountKey,
+} from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'

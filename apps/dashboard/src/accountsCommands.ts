@@ -1,6 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { UsageError } from '@uncle-rpc/config'
-import { apiKeyPlans, type Db, insertAccount, isApiKeyPlan, listAccounts, listUpgradeRequests, normalizeEmail, operatorEmail, setAccountDisabled, setAccountPlan } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import {
+  apiKeyPlans,
+  insertAccount,
+  isApiKeyPlan,
+  listAccounts,
+  listUpgradeRequests,
+  normalizeEmail,
+  operatorEmail,
+  setAccountDisabled,
+  setAccountPlan,
+} from '@uncle-rpc/db/accounts'
 import { emailPattern } from './api/validate.js'
 import { hashPassword } from './auth/password.js'
 import { passwordProblem } from './auth/passwordRule.js'

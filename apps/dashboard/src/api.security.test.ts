@@ -1,4 +1,6 @@
-import { addHourlyUsage, addUsage, type Db, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -1,4 +1,4 @@
-import { findAccountByEmail, insertAccount, setAccountPassword } from '@uncle-rpc/db'
+import { findAccountByEmail, insertAccount, setAccountPassword } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
 import { burnVerification, hashPassword, verifyPassword } from '../auth/password.js'

@@ -1,4 +1,4 @@
-import { deleteAccountTokens, findAccountByEmail, findAccountById, markEmailVerified, setAccountPassword, takeAccountToken } from '@uncle-rpc/db'
+import { deleteAccountTokens, findAccountByEmail, findAccountById, markEmailVerified, setAccountPassword, takeAccountToken } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
 import { emailTokenHash } from '../auth/emailLinks.js'

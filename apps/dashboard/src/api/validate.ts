@@ -1,4 +1,4 @@
-import { maxAllowlistEntries } from '@uncle-rpc/db'
+import { maxAllowlistEntries } from '@uncle-rpc/db/accounts'
 import { z } from 'zod'
 import { maxPasswordLength } from '../auth/passwordRule.js'
 import { ApiError } from '../errors.js'

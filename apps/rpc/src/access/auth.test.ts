@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, type Db, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, type KeyStore } from './auth.js'

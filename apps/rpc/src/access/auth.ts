@@ -1,6 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { hashApiKey } from '@uncle-rpc/db'
+import { hashApiKey } from '@uncle-rpc/db/accounts'
 import { errorResponse, InternalError, ServerError } from '@uncle-rpc/jsonrpc'
 import { withDeadline } from '../deadline.js'
 import type { KeyAccess } from './keyAccess.js'

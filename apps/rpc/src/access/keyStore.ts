@@ -1,4 +1,5 @@
-import { type Db, findKeyPolicy, type KeyPolicyRow, listKeyPolicies, touchApiKeys } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { findKeyPolicy, type KeyPolicyRow, listKeyPolicies, touchApiKeys } from '@uncle-rpc/db/accounts'
 import type { KeyRecord, KeyStore } from './auth.js'
 import { compileKeyAccess } from './keyAccess.js'
 

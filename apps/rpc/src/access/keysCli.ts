@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, parseEnv, resolveNetworksConfig } from '@uncle-rpc/config'
-import { apiKeyPlans, createDb } from '@uncle-rpc/db'
+import { createDb } from '@uncle-rpc/db'
+import { apiKeyPlans } from '@uncle-rpc/db/accounts'
 import { keysCommand, type KeysFlags, type KeysNetwork } from './keysCommands.js'
 
 const plans = apiKeyPlans.join('|')

@@ -1,8 +1,8 @@
+import type { Db } from '@uncle-rpc/db'
 import {
   addUsageCounts,
   type ApiKeyRow,
   createApiKey,
-  type Db,
   hashApiKey,
   isApiKeyPlan,
   listApiKeys,
@@ -20,7 +20,7 @@ import {
   type UsageCounts,
   type UsageRow,
   zeroUsageCounts,
-} from '@uncle-rpc/db'
+} from '@uncle-rpc/db/accounts'
 import { endpointUrls } from '@uncle-rpc/config'
 
 /** The flags of `uncle-rpc keys` as parseArgs gives them. */

@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import type { UncleAnswer } from '@uncle-rpc/db'
+import type { UncleAnswer } from '@uncle-rpc/db/chain'
 import type { FailoverPolicy } from './failoverPolicy.js'
 
 // What the methods receive (from the transport) and read through (from the store): the types the
