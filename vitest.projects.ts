@@ -21,7 +21,7 @@ export const unitTests: string[] = [
   'apps/indexer/src/**/planRanges.test.ts',
   'apps/indexer/src/**/requestMany.test.ts',
   'apps/indexer/src/**/statusView.test.ts',
-  'apps/rpc/src/**/keyAccess.test.ts',
+  'packages/accounts/src/keyAccess.test.ts',
   'apps/rpc/src/**/args.test.ts',
   'apps/rpc/src/**/breaker.test.ts',
   'apps/rpc/src/**/failoverPolicy.test.ts',

@@ -30,7 +30,7 @@ import { type CreatePartnerParameters, createPartner, type Partner } from './pip
 import { type CreateRateLimiterParameters, createRateLimiter, type RateLimiter } from './access/rateLimit.js'
 import { createReadiness, type Readiness } from './transport/readiness.js'
 import { createEventLoopLag, defaultListenBacklog, defaultMaxEventLoopLagMs } from './transport/overload.js'
-import { createDbKeyStore } from './access/keyStore.js'
+import { createDbKeyStore } from '@uncle-rpc/accounts'
 import { createBlockKnown, createFindUncle, primaryReads, type ReadSource } from './methods/store.js'
 import { createUsageRecorder, type UsageRecorder, type UsageStore } from './access/usage.js'
 import type { UncleFilter } from './methods/uncleFilter.js'

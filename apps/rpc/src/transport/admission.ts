@@ -1,6 +1,6 @@
 import { errorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
-import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAccess.js'
+import { type AccessHeaders, accessRefusal, rejectedBody } from '@uncle-rpc/accounts'
 import type { RefusalCounter } from '../access/usage.js'
 import { isJsonContentType } from './httpBody.js'
 import type { ServedNetwork } from '../methods/context.js'

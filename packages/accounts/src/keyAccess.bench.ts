@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { bench, describe } from 'vitest'
 import { accessAllowed, compileKeyAccess } from './keyAccess.js'
 
-// Run: npx vitest bench --run apps/rpc/src/access/keyAccess.bench.ts
+// Run: npx vitest bench --run packages/accounts/src/keyAccess.bench.ts
 // The per-request cost of a key's restrictions at their most expensive (30 origins, 30 user
 // agents, a secret, one network; the request matches the last entry of each), against a key
 // without restrictions (compiled to undefined: one property check).

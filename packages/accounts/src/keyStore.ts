@@ -1,6 +1,6 @@
 import type { Db } from '@uncle-rpc/db'
 import { findKeyPolicy, type KeyPolicyRow, listKeyPolicies, touchApiKeys } from '@uncle-rpc/db/accounts'
-import type { KeyRecord, KeyStore } from './auth.js'
+import type { KeyRecord, KeyStore } from './keyRecord.js'
 import { compileKeyAccess } from './keyAccess.js'
 
 /**
