@@ -61,6 +61,20 @@ module.exports = {
       to: { path: '^packages/(db|config|jsonrpc)/' },
     },
     {
+      name: 'chain-index-not-to-accounts',
+      severity: 'error',
+      comment: 'The chain index (blocks, uncles, networks, reorgs) and accounts share a database, not code: the indexer needs no accounts.',
+      from: { path: '^packages/db/src/chain/' },
+      to: { path: '^packages/(db/src/accounts/|accounts/)' },
+    },
+    {
+      name: 'accounts-not-to-chain-index',
+      severity: 'error',
+      comment: 'Accounts (keys, plans, usage, sessions) know nothing of the chain index: the dashboard needs no blocks.',
+      from: { path: '^packages/(db/src/accounts/|accounts/)' },
+      to: { path: '^packages/db/src/chain/' },
+    },
+    {
       name: 'product-not-to-testing',
       severity: 'error',
       comment: 'Test helpers stay out of product code.',

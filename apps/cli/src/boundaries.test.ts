@@ -28,6 +28,14 @@ test('behavior: an import cycle and a forbidden package edge fail the check', as
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
 
+test('behavior: the chain index and accounts importing each other fail the check, both ways', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/accounts-not-to-chain-index: packages\/db\/src\/accounts\/keys\.ts → packages\/db\/src\/chain\/blocks\.ts/)
+  expect(output).toMatch(/accounts-not-to-chain-index: packages\/accounts\/src\/plan\.ts → packages\/db\/src\/chain\/blocks\.ts/)
+  expect(output).toMatch(/chain-index-not-to-accounts: packages\/db\/src\/chain\/uncles\.ts → packages\/db\/src\/accounts\/keys\.ts/)
+})
+
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
   const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
