@@ -44,7 +44,7 @@ COPY --from=build /app/packages/metrics/dist packages/metrics/dist
 COPY --from=build /app/packages/process/dist packages/process/dist
 COPY migrations migrations
 COPY packages/chain/data packages/chain/data
-COPY apps/dashboard/data apps/dashboard/data
+COPY packages/accounts/data packages/accounts/data
 COPY apps/dashboard/static apps/dashboard/static
 USER node
 ENTRYPOINT ["node", "apps/cli/bin/uncle-rpc.js"]

@@ -14,8 +14,7 @@ import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'
-import { verifyPassword } from './auth/password.js'
-import { hasUnsafeCharacters } from './text/unsafeText.js'
+import { hasUnsafeCharacters, verifyPassword } from '@uncle-rpc/accounts'
 
 // `uncle-rpc accounts` on a real database: the operator's side of the dashboard.
 

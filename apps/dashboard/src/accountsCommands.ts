@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { escapeForTerminal, hashPassword, passwordProblem } from '@uncle-rpc/accounts'
 import { UsageError } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import {
@@ -13,9 +14,6 @@ import {
   setAccountPlan,
 } from '@uncle-rpc/db/accounts'
 import { emailPattern } from './api/validate.js'
-import { hashPassword } from './auth/password.js'
-import { passwordProblem } from './auth/passwordRule.js'
-import { escapeForTerminal } from './text/unsafeText.js'
 
 /** The flags of `uncle-rpc accounts` as parseArgs gives them. */
 export type AccountsFlags = { plan?: string; all?: boolean }

@@ -5,7 +5,7 @@ import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, callApi, signIn, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
-import { verifyPassword } from './auth/password.js'
+import { verifyPassword } from '@uncle-rpc/accounts'
 
 // The dashboard's API against a real Postgres: accounts can't reach each other's keys, state
 // changes need the CSRF token, passwords are only hashed, cookies are locked down, guessing is slowed.

@@ -1,8 +1,7 @@
+import { hasUnsafeCharacters, maxPasswordLength } from '@uncle-rpc/accounts'
 import { maxAllowlistEntries } from '@uncle-rpc/db/accounts'
 import { z } from 'zod'
-import { maxPasswordLength } from '../auth/passwordRule.js'
 import { ApiError } from '../errors.js'
-import { hasUnsafeCharacters } from '../text/unsafeText.js'
 
 // Input shapes of the JSON API, checked at the edge; handlers only ever see parsed values. No
 // text field may carry control characters (NUL, ESC…) or bidi overrides: they would reach the
