@@ -44,6 +44,6 @@ export const commands: Record<string, Command> = {
   },
   accounts: {
     summary: 'dashboard accounts: create, list, set-plan, disable, enable, upgrade requests',
-    load: () => import('@uncle-rpc/dashboard/accounts-cli'),
+    load: () => import('@uncle-rpc/accounts/accounts-cli'),
   },
 }

@@ -4,6 +4,7 @@
 // @uncle-rpc/db/accounts'; this package holds the rules on top of them.
 export type { AccessHeaders, AccessRequest, KeyAccess, KeyAccessSettings } from './keyAccess.js'
 export { accessAllowed, accessRefusal, basicPassword, compileKeyAccess, rejectedBody } from './keyAccess.js'
+export { emailPattern } from './email.js'
 export type { KeyRecord, KeyStore } from './keyRecord.js'
 export { createDbKeyStore } from './keyStore.js'
 export { burnVerification, hashPassword, verifyPassword } from './password/password.js'

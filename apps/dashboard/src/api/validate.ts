@@ -1,4 +1,4 @@
-import { hasUnsafeCharacters, maxPasswordLength } from '@uncle-rpc/accounts'
+import { emailPattern, hasUnsafeCharacters, maxPasswordLength } from '@uncle-rpc/accounts'
 import { maxAllowlistEntries } from '@uncle-rpc/db/accounts'
 import { z } from 'zod'
 import { ApiError } from '../errors.js'
@@ -11,9 +11,6 @@ import { ApiError } from '../errors.js'
 const text = (options: { allowNewlines?: boolean } = {}) =>
   z.string().refine((value) => !hasUnsafeCharacters(value, options), options.allowNewlines ? 'no control characters' : 'no control characters or line breaks')
 
-/** RFC 5321/5322 dot-atom local part, LDH domain labels, a letter TLD; ASCII only (IDN as punycode). */
-export const emailPattern =
-  /^(?=.{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 const email = text()
   .pipe(z.string().trim().toLowerCase().max(254, 'at most 254 characters'))
   .pipe(z.string().regex(emailPattern, 'enter an email address like name@example.com'))

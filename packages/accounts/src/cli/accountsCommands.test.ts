@@ -14,7 +14,8 @@ import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { accountsCommand } from './accountsCommands.js'
-import { hasUnsafeCharacters, verifyPassword } from '@uncle-rpc/accounts'
+import { verifyPassword } from '../password/password.js'
+import { hasUnsafeCharacters } from '../text/unsafeText.js'
 
 // `uncle-rpc accounts` on a real database: the operator's side of the dashboard.
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { escapeForTerminal, hashPassword, passwordProblem } from '@uncle-rpc/accounts'
 import { UsageError } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import {
@@ -13,7 +12,10 @@ import {
   setAccountDisabled,
   setAccountPlan,
 } from '@uncle-rpc/db/accounts'
-import { emailPattern } from './api/validate.js'
+import { emailPattern } from '../email.js'
+import { hashPassword } from '../password/password.js'
+import { passwordProblem } from '../password/passwordRule.js'
+import { escapeForTerminal } from '../text/unsafeText.js'
 
 /** The flags of `uncle-rpc accounts` as parseArgs gives them. */
 export type AccountsFlags = { plan?: string; all?: boolean }
