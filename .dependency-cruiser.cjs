@@ -82,14 +82,28 @@ module.exports = {
       to: { path: '^apps/rpc/src/', pathNot: '^apps/rpc/src/(protection/|errors\\.ts$)' },
     },
     {
+      name: 'chain-index-not-to-accounts',
+      severity: 'error',
+      comment: 'The chain index (blocks, uncles, networks, reorgs) and accounts share a database, not code: the indexer needs no accounts.',
+      from: { path: '^packages/db/src/chain/' },
+      to: { path: '^packages/(db/src/accounts/|accounts/)' },
+    },
+    {
+      name: 'accounts-not-to-chain-index',
+      severity: 'error',
+      comment: 'Accounts (keys, plans, usage, sessions) know nothing of the chain index: the dashboard needs no blocks.',
+      from: { path: '^packages/(db/src/accounts/|accounts/)' },
+      to: { path: '^packages/db/src/chain/' },
+    },
+    {
       name: 'product-not-to-testing',
       severity: 'error',
       comment: 'Test helpers stay out of product code.',
       from: {
         path: '^(apps/[^/]+|packages/(?!testing/)[^/]+)/src/',
-        pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|testFixtures)\\.ts$)',
+        pathNot: '(\\.test\\.ts$|/_test/|\\.bench\\.ts$|^packages/db/src/(testing|chain/testFixtures)\\.ts$)',
       },
-      to: { path: '^packages/(testing/|db/src/(testing|testFixtures)\\.ts$)' },
+      to: { path: '^packages/(testing/|db/src/(testing|chain/testFixtures)\\.ts$)' },
     },
   ],
   options: {

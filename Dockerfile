@@ -18,6 +18,7 @@ COPY apps/dashboard/package.json apps/dashboard/
 COPY apps/indexer/package.json apps/indexer/
 COPY apps/rpc/package.json apps/rpc/
 COPY apps/sample-node/package.json apps/sample-node/
+COPY packages/accounts/package.json packages/accounts/
 COPY packages/chain/package.json packages/chain/
 COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
@@ -34,6 +35,7 @@ COPY --from=build /app/apps/dashboard/dist apps/dashboard/dist
 COPY --from=build /app/apps/indexer/dist apps/indexer/dist
 COPY --from=build /app/apps/rpc/dist apps/rpc/dist
 COPY --from=build /app/apps/sample-node/dist apps/sample-node/dist
+COPY --from=build /app/packages/accounts/dist packages/accounts/dist
 COPY --from=build /app/packages/chain/dist packages/chain/dist
 COPY --from=build /app/packages/config/dist packages/config/dist
 COPY --from=build /app/packages/db/dist packages/db/dist
@@ -44,7 +46,7 @@ COPY --from=build /app/packages/process/dist packages/process/dist
 COPY --from=build /app/packages/wire/dist packages/wire/dist
 COPY migrations migrations
 COPY packages/chain/data packages/chain/data
-COPY apps/dashboard/data apps/dashboard/data
+COPY packages/accounts/data packages/accounts/data
 COPY apps/dashboard/static apps/dashboard/static
 USER node
 ENTRYPOINT ["node", "apps/cli/bin/uncle-rpc.js"]

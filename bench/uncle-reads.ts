@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { rpcUncleJson } from '@uncle-rpc/chain'
-import { createDb, getUncleAnswers, getUncles, useUnnamedStatements } from '@uncle-rpc/db'
+import { createDb, useUnnamedStatements } from '@uncle-rpc/db'
+import { getUncleAnswers, getUncles } from '@uncle-rpc/db/chain'
 import { cpuMicros } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
 

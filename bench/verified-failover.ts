@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createApiKey } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 import { fixturePath } from '@uncle-rpc/testing'
 import { benchRoot, cpuMicros, formatRow, httpRow, requireTools, type Row } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'

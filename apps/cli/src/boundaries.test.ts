@@ -34,6 +34,14 @@ test('behavior: the byte-level wire importing the JSON-RPC core fails the check'
   expect(output).toMatch(/wire-knows-no-jsonrpc: packages\/wire\/src\/frame\.ts → packages\/jsonrpc\/src\/leak\.ts/)
 })
 
+test('behavior: the chain index and accounts importing each other fail the check, both ways', async () => {
+  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  expect(code).not.toBe(0)
+  expect(output).toMatch(/accounts-not-to-chain-index: packages\/db\/src\/accounts\/keys\.ts → packages\/db\/src\/chain\/blocks\.ts/)
+  expect(output).toMatch(/accounts-not-to-chain-index: packages\/accounts\/src\/plan\.ts → packages\/db\/src\/chain\/blocks\.ts/)
+  expect(output).toMatch(/chain-index-not-to-accounts: packages\/db\/src\/chain\/uncles\.ts → packages\/db\/src\/accounts\/keys\.ts/)
+})
+
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
   const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)

@@ -36,7 +36,7 @@ export const commands: Record<string, Command> = {
   },
   keys: {
     summary: 'API keys: create, list, revoke, plans and limits, failover, usage',
-    load: () => import('@uncle-rpc/rpc/keys-cli'),
+    load: () => import('@uncle-rpc/accounts/keys-cli'),
   },
   dashboard: {
     summary: 'the developer dashboard: accounts, keys and their restrictions, usage, plans (web app)',
@@ -44,6 +44,6 @@ export const commands: Record<string, Command> = {
   },
   accounts: {
     summary: 'dashboard accounts: create, list, set-plan, disable, enable, upgrade requests',
-    load: () => import('@uncle-rpc/dashboard/accounts-cli'),
+    load: () => import('@uncle-rpc/accounts/accounts-cli'),
   },
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createApiKey, type Db, findApiKey, hashApiKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, findApiKey, hashApiKey } from '@uncle-rpc/db/accounts'
 
 // `npm start`'s demo key, kept across starts: a key is stored only as its sha256, so the key
 // itself is kept in a file (mode 600) beside the checkout, one per database. A new one is made

@@ -128,7 +128,7 @@ describe('Dockerfile', () => {
 
   test('default: the final stage holds the command, its compiled files, the migrations and the data it reads; on Node 24', () => {
     expect(finalStage(dockerfile)[0]).toMatch(/^FROM node:24-bookworm-slim$/)
-    for (const path of ['apps/cli/bin/uncle-rpc.js', 'apps/cli/dist/main.js', 'apps/rpc/dist/cli.js', 'migrations/meta/_journal.json', 'packages/chain/data/mainnet-epoch-roots.txt', 'apps/dashboard/data/commonPasswords.txt', 'apps/dashboard/static/index.html'])
+    for (const path of ['apps/cli/bin/uncle-rpc.js', 'apps/cli/dist/main.js', 'apps/rpc/dist/cli.js', 'migrations/meta/_journal.json', 'packages/chain/data/mainnet-epoch-roots.txt', 'packages/accounts/data/commonPasswords.txt', 'apps/dashboard/static/index.html'])
       expect(paths).toContain(path)
     // npm ci needs every workspace's manifest.
     for (const workspace of workspaces) expect(paths).toContain(`${workspace}/package.json`)

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { countBlocks, reorgsSince } from '@uncle-rpc/db'
+import { countBlocks, reorgsSince } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { metricFamilies, parseMetrics, type Sample, sumSamples } from '@uncle-rpc/metrics'
 import { type CliProcess, repositoryRoot, runCli, spawnCli } from '@uncle-rpc/testing'

@@ -84,6 +84,6 @@ test('behavior: no unit test imports the database or server helpers, nor a modul
 
 test('behavior: the check above finds such imports in integration tests', () => {
   const found = files.filter((f) => !matching(unitTests).includes(f)).filter((f) => forbiddenImports(f).length > 0)
-  expect(found).toContain('packages/db/src/queries/ranges.test.ts')
+  expect(found).toContain('packages/db/src/chain/queries/ranges.test.ts')
   expect(found).toContain('apps/rpc/src/transport/ws.test.ts')
 })

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { type Db, findKeyPolicy, hashApiKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { findKeyPolicy, hashApiKey } from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'

@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { type Db, registerNetwork } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { createRpcServer, type RpcServer } from '@uncle-rpc/rpc'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

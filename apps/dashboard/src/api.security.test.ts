@@ -1,9 +1,11 @@
-import { addHourlyUsage, addUsage, type Db, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { addHourlyUsage, addUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, callApi, signIn, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
-import { verifyPassword } from './auth/password.js'
+import { verifyPassword } from '@uncle-rpc/accounts'
 
 // The dashboard's API against a real Postgres: accounts can't reach each other's keys, state
 // changes need the CSRF token, passwords are only hashed, cookies are locked down, guessing is slowed.

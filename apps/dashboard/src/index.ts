@@ -1,5 +1,5 @@
 export type { ApiDeps, SignupMode } from './api/context.js'
 export { endpointsFor } from './api/endpoints.js'
-export { hashPassword, verifyPassword } from './auth/password.js'
+export { hashPassword, verifyPassword } from '@uncle-rpc/accounts'
 export type { DashboardOptions, DashboardServer } from './server.js'
 export { createDashboardServer } from './server.js'

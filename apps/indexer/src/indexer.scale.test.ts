@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { canonicalBlocks, countBlocks, listIndexedRanges } from '@uncle-rpc/db'
+import { canonicalBlocks, countBlocks, listIndexedRanges } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, describe, expect, test } from 'vitest'

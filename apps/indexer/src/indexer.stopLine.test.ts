@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { countBlocks, countUncles } from '@uncle-rpc/db'
+import { countBlocks, countUncles } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, expect, test } from 'vitest'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { latestIndexedBlock } from '@uncle-rpc/db'
+import { latestIndexedBlock } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, createTcpProxy, spawnCli, type TcpProxy } from '@uncle-rpc/testing'
 import { sleep } from '@uncle-rpc/process'

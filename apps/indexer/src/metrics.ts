@@ -1,7 +1,7 @@
 import { indexedHeight } from '@uncle-rpc/chain'
 import { BaseError } from '@uncle-rpc/errors'
 import type { Db } from '@uncle-rpc/db'
-import { listIndexedRanges } from '@uncle-rpc/db'
+import { listIndexedRanges } from '@uncle-rpc/db/chain'
 import { Counter, createRegistry, Gauge, type Registry } from '@uncle-rpc/metrics'
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { era1QueueName, queueName } from './jobs/jobs.js'

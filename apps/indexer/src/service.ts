@@ -1,5 +1,6 @@
 import { createRedisClient, type Logger, type NetworkConfig, producerTuning, type RedisTarget, warnUnlessNoEviction, workerTuning } from '@uncle-rpc/config'
-import { type Db, getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { getDatabaseIdentity, registerNetwork } from '@uncle-rpc/db/chain'
 import type { BaseError } from '@uncle-rpc/errors'
 import { bullmqConnection } from './bullmqConnection.js'
 import { ChainIdMismatchError } from './errors.js'

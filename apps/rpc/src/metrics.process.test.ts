@@ -6,7 +6,7 @@ import { type CliProcess, createTcpProxy, describeWithFixtures, spawnCli } from 
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type DerivedUncle, derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from './_test/seed.js'
 import { createTestEnv, openWs, post, type TestEnv } from './_test/server.js'
-import { createApiKey } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 
 // Real `uncle-rpc rpc` processes with --metrics-port, scraped over HTTP: counters move by exactly
 // the calls made. The partner is a real (synthetic) sample node, which answers null for our hashes.

@@ -1,4 +1,5 @@
-import { createApiKey, createDb, type Db } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import { describeWithFixtures, type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'

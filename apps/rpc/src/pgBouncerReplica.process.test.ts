@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApiKey, createDb, migrateDatabase } from '@uncle-rpc/db'
+import { createDb, migrateDatabase } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 import {
   type CliProcess,
   describeWithFixtures,

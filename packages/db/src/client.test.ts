@@ -1,7 +1,7 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { expect, test } from 'vitest'
 import { createDb } from './client.js'
-import { getUncles } from './queries/uncles.js'
+import { getUncles } from './chain/queries/uncles.js'
 import { type OpenTestDatabase, useTestDatabase } from './testing.js'
 
 let database: OpenTestDatabase

@@ -2,9 +2,9 @@ import type { Hex } from '@uncle-rpc/chain'
 import { type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createDb } from './client.js'
-import { blockKnown } from './queries/blockKnown.js'
-import { getUncleAnswers } from './queries/uncleAnswers.js'
-import { registerNetwork } from './queries/networks.js'
+import { blockKnown } from './chain/queries/blockKnown.js'
+import { getUncleAnswers } from './chain/queries/uncleAnswers.js'
+import { registerNetwork } from './chain/queries/networks.js'
 import { type OpenTestDatabase, openTestDatabase } from './testing.js'
 
 // The rpc's named statements through a real PgBouncer 1.18 in transaction mode: each statement

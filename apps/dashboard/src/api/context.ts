@@ -1,5 +1,6 @@
 import type { Logger } from '@uncle-rpc/config'
-import type { Db, SessionRow } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import type { SessionRow } from '@uncle-rpc/db/accounts'
 import type { NextFunction, Request, Response } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
 import type { EmailLinks } from '../auth/emailLinks.js'

@@ -12,7 +12,7 @@ import {
   revokeAccountKey,
   setAccountKeySecret,
   updateAccountKey,
-} from '@uncle-rpc/db'
+} from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { ApiError } from '../errors.js'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'

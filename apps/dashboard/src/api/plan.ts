@@ -1,4 +1,4 @@
-import { insertUpgradeRequest, listPlans, listUpgradeRequests } from '@uncle-rpc/db'
+import { insertUpgradeRequest, listPlans, listUpgradeRequests } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
 import { parse, upgradeInput } from './validate.js'

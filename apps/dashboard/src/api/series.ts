@@ -1,4 +1,4 @@
-import { type UsagePoint, zeroUsageCounts } from '@uncle-rpc/db'
+import { type UsagePoint, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 
 const dayMs = 86_400_000
 const hourMs = 3_600_000

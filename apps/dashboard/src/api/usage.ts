@@ -1,4 +1,4 @@
-import { accountDailyUsage, accountHourlyUsage, accountMethodUsage } from '@uncle-rpc/db'
+import { accountDailyUsage, accountHourlyUsage, accountMethodUsage } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
 import { fillDays, fillHours } from './series.js'

@@ -1,8 +1,7 @@
-import { maxAllowlistEntries } from '@uncle-rpc/db'
+import { emailPattern, hasUnsafeCharacters, maxPasswordLength } from '@uncle-rpc/accounts'
+import { maxAllowlistEntries } from '@uncle-rpc/db/accounts'
 import { z } from 'zod'
-import { maxPasswordLength } from '../auth/passwordRule.js'
 import { ApiError } from '../errors.js'
-import { hasUnsafeCharacters } from '../text/unsafeText.js'
 
 // Input shapes of the JSON API, checked at the edge; handlers only ever see parsed values. No
 // text field may carry control characters (NUL, ESC…) or bidi overrides: they would reach the
@@ -12,9 +11,6 @@ import { hasUnsafeCharacters } from '../text/unsafeText.js'
 const text = (options: { allowNewlines?: boolean } = {}) =>
   z.string().refine((value) => !hasUnsafeCharacters(value, options), options.allowNewlines ? 'no control characters' : 'no control characters or line breaks')
 
-/** RFC 5321/5322 dot-atom local part, LDH domain labels, a letter TLD; ASCII only (IDN as punycode). */
-export const emailPattern =
-  /^(?=.{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 const email = text()
   .pipe(z.string().trim().toLowerCase().max(254, 'at most 254 characters'))
   .pipe(z.string().regex(emailPattern, 'enter an email address like name@example.com'))

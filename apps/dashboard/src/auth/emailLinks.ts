@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { type AccountTokenPurpose, type Db, insertAccountToken } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { type AccountTokenPurpose, insertAccountToken } from '@uncle-rpc/db/accounts'
 import type { Mailer, MailMessage } from '../mail/mailer.js'
 import { resetLinkMinutes, verifyLinkHours } from '../mail/messages.js'
 

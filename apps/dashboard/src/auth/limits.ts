@@ -1,4 +1,5 @@
-import { type Db, hitRequestLimit, pruneRequestLimits, type RequestLimitPolicy } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { hitRequestLimit, pruneRequestLimits, type RequestLimitPolicy } from '@uncle-rpc/db/accounts'
 import { ApiError } from '../errors.js'
 
 // Abuse limits of the dashboard, per client address (sign-ups, sign-in attempts, reset emails),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
-import { type Db, deleteAccountSessions, deleteSession, findSession, insertSession, type SessionRow } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { deleteAccountSessions, deleteSession, findSession, insertSession, type SessionRow } from '@uncle-rpc/db/accounts'
 import type { Request, Response } from 'express'
 
 /** The session cookie's name. */

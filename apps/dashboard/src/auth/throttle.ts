@@ -1,4 +1,5 @@
-import { clearSignInFailures, type Db, pruneSignInFailures, recordSignInFailure, type SignInLockPolicy, signInWaitSeconds } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { clearSignInFailures, pruneSignInFailures, recordSignInFailure, type SignInLockPolicy, signInWaitSeconds } from '@uncle-rpc/db/accounts'
 
 /** Slows password guessing: failures per email and per client address lock further attempts for a while. */
 export type SignInThrottle = {

@@ -1,5 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { canonicalBlocks, type Db, getUncle } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { canonicalBlocks, getUncle } from '@uncle-rpc/db/chain'
 
 // Test-only: what the database holds against what the node serves, over JSON-RPC batches.
 

@@ -1,5 +1,5 @@
 import { type EpochRoots, Era1FileRefusedError } from '@uncle-rpc/chain'
-import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db'
+import { clearEra1Refusal, findGaps, recordEra1Refusal } from '@uncle-rpc/db/chain'
 import type { Era1FileRef, Era1Store } from './store.js'
 import { epochBlocks } from './verifyEpoch.js'
 import type { VerifyPool } from './verifyPool.js'

@@ -1,4 +1,4 @@
-import { latestIndexedBlock } from '@uncle-rpc/db'
+import { latestIndexedBlock } from '@uncle-rpc/db/chain'
 import { createWakeableSleep } from '@uncle-rpc/process'
 import { BlocksRejectedError } from '../errors.js'
 import { fetchRange, requireFetched } from '../nodeSource/fetchRange.js'

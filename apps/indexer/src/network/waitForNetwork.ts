@@ -1,5 +1,6 @@
 import type { Logger, NetworkConfig } from '@uncle-rpc/config'
-import { type Db, registerNetwork } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { ChainIdMismatchError } from '../errors.js'
 import type { Upstream } from '../upstream/createUpstream.js'
 import { probeChainId } from './probe.js'

@@ -1,4 +1,4 @@
-import { findGaps } from '@uncle-rpc/db'
+import { findGaps } from '@uncle-rpc/db/chain'
 import { BlocksRejectedError } from '../errors.js'
 import { fetchRange, unfetchedError } from './fetchRange.js'
 import type { RangeJob } from '../jobs/jobs.js'

@@ -1,5 +1,16 @@
 import { createLogger } from '@uncle-rpc/config'
-import { canonicalBlocks, type Db, insertBlocksWithUncles, latestReorgId, listIndexedRanges, markRangeIndexed, registerNetwork, replacedBlocks, reorgsSince, setBlocksCanonical } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import {
+  canonicalBlocks,
+  insertBlocksWithUncles,
+  latestReorgId,
+  listIndexedRanges,
+  markRangeIndexed,
+  registerNetwork,
+  replacedBlocks,
+  reorgsSince,
+  setBlocksCanonical,
+} from '@uncle-rpc/db/chain'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { createMethods, createSampleNodeServer, createSyntheticChain, type SyntheticChain } from '@uncle-rpc/sample-node'
 import { describe, expect, test } from 'vitest'

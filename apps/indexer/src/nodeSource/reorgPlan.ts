@@ -1,4 +1,4 @@
-import { canonicalBlocks, type CanonicalBlockRef } from '@uncle-rpc/db'
+import { canonicalBlocks, type CanonicalBlockRef } from '@uncle-rpc/db/chain'
 import { BlocksRejectedError, ReorgTooDeepError } from '../errors.js'
 import { type FetchRangeResult, fetchBlocksByHash, fetchRange, requireFetched, type VerifiedBlock } from './fetchRange.js'
 import { type ChainTarget, type ChainWriterDeps, links, runBreak } from '../writing/linkage.js'

@@ -1,4 +1,5 @@
-import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { compactIndexedRanges, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
 import type { Era1Files } from '../era1/era1Files.js'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { markRangeIndexed, registerNetwork } from '@uncle-rpc/db'
+import { markRangeIndexed, registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { sql } from 'drizzle-orm'

@@ -1,16 +1,16 @@
 import { type BlockRange, holesBelowTop, indexedHeight } from '@uncle-rpc/chain'
+import type { Db } from '@uncle-rpc/db'
 import {
   blocksIndexedSince,
   countBlocks,
   countUncles,
-  type Db,
   readDatabaseIdentity,
   latestIndexedBlock,
   listEra1Refusals,
   listIndexedRanges,
   listNetworks,
   reorgStats,
-} from '@uncle-rpc/db'
+} from '@uncle-rpc/db/chain'
 import { type ConnectionOptions, Queue } from 'bullmq'
 import { contradictedJobs } from '../planning/contradictedJobs.js'
 import { decodeEpochJob, decodeRangeJob, era1QueueName, queueName } from '../jobs/jobs.js'

@@ -1,17 +1,16 @@
 import { BaseError } from '@uncle-rpc/errors'
+import { CanonicalBlockConflictError, type Db } from '@uncle-rpc/db'
 import {
-  CanonicalBlockConflictError,
   type CanonicalBlockRef,
   canonicalBlocks,
   copyBlocksWithUncles,
-  type Db,
   lockNetworkWrites,
   markRangeIndexed,
   recordReorg,
   setBlocksCanonical,
   unmarkRangeIndexed,
-} from '@uncle-rpc/db'
-import type { BlockWithUncles } from '@uncle-rpc/db'
+} from '@uncle-rpc/db/chain'
+import type { BlockWithUncles } from '@uncle-rpc/db/chain'
 import { links, runBreak, storedBreak } from './linkage.js'
 
 // The last stage of the pipeline (source → verify → write): applies a plan in one transaction

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { type Hex, headerFromRpc, openEra1, uncleSize } from '@uncle-rpc/chain'
-import { type BlockWithUncles, type Db, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { type BlockWithUncles, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db/chain'
 import { fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
 
 // Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 import { createTestDatabase, type TestDatabase } from '@uncle-rpc/db/testing'
 import WebSocket from 'ws'
 import type { RpcLimits } from '../transport/limits.js'

@@ -1,9 +1,10 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, type Db, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, type KeyStore } from './auth.js'
-import { createDbKeyStore } from './keyStore.js'
+import { createDbKeyStore } from '@uncle-rpc/accounts'
 
 const logger = createLogger({ level: 'fatal', name: 'auth-test' })
 const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"invalid project id"}}'

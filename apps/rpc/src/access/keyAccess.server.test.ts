@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { createApiKey, type Db, registerNetwork, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openWs, post, type TestServer, startTestServer } from '../_test/server.js'

@@ -1,4 +1,6 @@
-import { addUsage, createApiKey, type Db, hashApiKey, listMethodUsage, listUsage, registerNetwork, zeroUsageCounts } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { addUsage, createApiKey, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { createApiKey, type Db, hashApiKey, listUsage, registerNetwork, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, hashApiKey, listUsage, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'

@@ -1,5 +1,6 @@
 import { redisKeyPrefix } from '@uncle-rpc/config'
-import { createApiKey, type Db, usageDaily } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { createApiKey, usageDaily } from '@uncle-rpc/db/accounts'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'
 import { Redis } from 'ioredis'

@@ -1,5 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
-import { addDailyAndHourlyUsage, createApiKey, createDb, type Db, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { addDailyAndHourlyUsage, createApiKey, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -1,5 +1,5 @@
 import type { Logger } from '@uncle-rpc/config'
-import { addUsageCounts, type HourlyUsageDelta, type MethodUsageDelta, type UsageCounter, type UsageDelta, zeroUsageCounts } from '@uncle-rpc/db'
+import { addUsageCounts, type HourlyUsageDelta, type MethodUsageDelta, type UsageCounter, type UsageDelta, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 
 /**
  * Where usage goes: each flush as one transaction of usage_daily (billing, daily limits),

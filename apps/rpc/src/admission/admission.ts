@@ -1,7 +1,7 @@
 import { errorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
 import { isJsonContentType } from '@uncle-rpc/wire'
 import type { Auth, AuthResult, KeyRecord } from '../access/auth.js'
-import { type AccessHeaders, accessRefusal, rejectedBody } from '../access/keyAccess.js'
+import { type AccessHeaders, accessRefusal, rejectedBody } from '@uncle-rpc/accounts'
 import type { RefusalCounter } from '../access/usage.js'
 import type { ServedNetwork } from '../methods/context.js'
 import type { NetworkResolver } from './network.js'

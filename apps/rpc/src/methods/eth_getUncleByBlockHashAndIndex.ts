@@ -1,5 +1,5 @@
 import { type Hex, toQuantity } from '@uncle-rpc/chain'
-import { storedUncleIndex } from '@uncle-rpc/db'
+import { storedUncleIndex } from '@uncle-rpc/db/chain'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { type AnswerCache, answerKey } from '../reads/cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'

@@ -1,5 +1,5 @@
 import { toQuantity } from '@uncle-rpc/chain'
-import { storedUncleIndex } from '@uncle-rpc/db'
+import { storedUncleIndex } from '@uncle-rpc/db/chain'
 import { type BlockTag, decodeBlockNumberOrTag, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { blockHeight } from './blockParam.js'
 import type { MethodContext } from './context.js'

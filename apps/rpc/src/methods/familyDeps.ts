@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import type { BlockUncleCount } from '@uncle-rpc/db'
+import type { BlockUncleCount } from '@uncle-rpc/db/chain'
 import type { AnswerCache } from '../reads/cache.js'
 import type { UncleMethodDeps } from './eth_getUncleByBlockHashAndIndex.js'
 import type { FamilyReads } from './familyReads.js'

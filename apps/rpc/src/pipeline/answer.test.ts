@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, rawRequest, type TestEnv } from '../_test/server.js'
 import { createRpcServer, type RpcServer } from '../server.js'
-import { createApiKey } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const prefix = `uncle-rpc-test:${randomBytes(6).toString('hex')}`

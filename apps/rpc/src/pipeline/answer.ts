@@ -1,4 +1,4 @@
-import { otherMethod } from '@uncle-rpc/db'
+import { otherMethod } from '@uncle-rpc/db/accounts'
 import { type Answered, errorResponse, type JsonRpcHandler, LimitExceededError, type ParsedEntry, type ParsedMessage, parseMessage } from '@uncle-rpc/jsonrpc'
 import type { KeyRecord } from '../access/auth.js'
 import type { AnswerWithFailover } from './answerWithFailover.js'

@@ -1,6 +1,7 @@
 import { toQuantity } from '@uncle-rpc/chain'
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, createDb, type Db } from '@uncle-rpc/db'
+import { createDb, type Db } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'

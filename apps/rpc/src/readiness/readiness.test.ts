@@ -1,5 +1,7 @@
 import { createLogger } from '@uncle-rpc/config'
-import { createApiKey, createDb, registerNetwork } from '@uncle-rpc/db'
+import { createDb } from '@uncle-rpc/db'
+import { createApiKey } from '@uncle-rpc/db/accounts'
+import { registerNetwork } from '@uncle-rpc/db/chain'
 import { openTestDatabase } from '@uncle-rpc/db/testing'
 import { expect, test } from 'vitest'
 import { post } from '../_test/server.js'

@@ -1,5 +1,6 @@
 import type { Logger } from '@uncle-rpc/config'
-import { type Db, latestReorgId } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { latestReorgId } from '@uncle-rpc/db/chain'
 import type { AnswerCache } from './cache.js'
 
 /** Keeps the by-number answer cache true to the canonical chain. */

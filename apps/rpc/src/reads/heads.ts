@@ -1,5 +1,6 @@
 import type { Logger } from '@uncle-rpc/config'
-import { type Db, latestIndexedBlock } from '@uncle-rpc/db'
+import type { Db } from '@uncle-rpc/db'
+import { latestIndexedBlock } from '@uncle-rpc/db/chain'
 import { withDeadline } from '../protection/callDeadline.js'
 
 /** The latest indexed block number of each network, refreshed in the background. */

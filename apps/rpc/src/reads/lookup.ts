@@ -1,5 +1,5 @@
 import type { Hex } from '@uncle-rpc/chain'
-import type { UncleAnswer } from '@uncle-rpc/db'
+import type { UncleAnswer } from '@uncle-rpc/db/chain'
 
 // What the read engine looks up and how a lookup is given up: the store's side of the methods'
 // context (methods/context.ts re-exports these for the methods).

@@ -1,5 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
-import { blockKnown, type Db, getUncleAnswers, type ReplicaState } from '@uncle-rpc/db'
+import type { Db, ReplicaState } from '@uncle-rpc/db'
+import { blockKnown, getUncleAnswers } from '@uncle-rpc/db/chain'
 import type { BlockKnown, FindUncle, FoundUncle } from './lookup.js'
 
 /** Where the index is read: the primary, or read replicas that fall back to it (createReadReplicas, which also reports their `states` for /ready). */

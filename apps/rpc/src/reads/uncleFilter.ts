@@ -1,5 +1,5 @@
 import type { Logger } from '@uncle-rpc/config'
-import { parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from '@uncle-rpc/db'
+import { parseRangeIndexed, rangeIndexedChannel, uncleBlockPrefixes, uncleBlockSpan } from '@uncle-rpc/db/chain'
 import { BaseError } from '@uncle-rpc/errors'
 import pg from 'pg'
 import { HashPrefixSet } from './hashFilter.js'

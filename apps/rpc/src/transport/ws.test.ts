@@ -1,4 +1,4 @@
-import { createApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db'
+import { createApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { haveFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type WebSocket from 'ws'

@@ -9,7 +9,7 @@ import { type ClientFrame, moreBytes, readFrame, textFrame, wsTakes } from '@unc
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Answer, Outcome } from '../pipeline/answer.js'
 import type { AuthResult } from '../access/auth.js'
-import type { AccessHeaders } from '../access/keyAccess.js'
+import type { AccessHeaders } from '@uncle-rpc/accounts'
 import { type KeyCheckDeps, keyVerdict, requestNetwork } from '../admission/admission.js'
 import type { RpcLimits } from './limits.js'
 import type { ServedNetwork } from '../methods/context.js'

@@ -1,0 +1,3 @@
+import { blocks } from '../../db/src/chain/blocks.js'
+
+export const plan = (): string => blocks

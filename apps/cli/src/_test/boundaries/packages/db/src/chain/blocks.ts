@@ -1,0 +1,1 @@
+export const blocks = 'blocks'
