@@ -1,15 +1,15 @@
 /** Every test file: the unit project's and the integration project's together. */
-export const allTests: string[] = ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'bench/**/*.test.ts']
+export const allTests: string[] = ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'test/**/*.test.ts']
 
 /**
  * The unit project (`npm run test:unit`): test files of pure logic that start no server, database or
  * child process. Every other test file is in the integration project; `npm test` runs both.
  * packages/testing/src/unitGuard.ts makes a unit test that listens, connects or spawns fail, and
- * apps/cli/src/unitProject.test.ts checks that none imports the database or server helpers.
+ * test/repository/unitProject.test.ts checks that none imports the database or server helpers.
  * App tests are named by file name under their app, so a file moved within its app stays here.
  */
 export const unitTests: string[] = [
-  'apps/cli/src/**/unitProject.test.ts',
+  'test/repository/unitProject.test.ts',
   'apps/cli/src/**/liveStatus.test.ts',
   'apps/dashboard/src/**/errorForLog.test.ts',
   'apps/dashboard/src/**/passwordRule.test.ts',

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { repositoryRoot } from '@uncle-rpc/testing'
 import { expect, test } from 'vitest'
-import { allTests, unitTests } from '../../../vitest.projects.js'
+import { allTests, unitTests } from '../../vitest.projects.js'
 
 // The unit project (`npm run test:unit`) holds only tests of pure logic. Its setup file
 // (packages/testing/src/unitGuard.ts, tested beside it) makes listening, connecting and spawning
@@ -34,6 +34,7 @@ function testFiles(): string[] {
     }
   }
   walk('bench')
+  walk('test')
   return files
 }
 

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 // `npm run check` runs dependency-cruiser with the repository's rules over the real tree; this
 // runs the same rules over a small tree that breaks them on purpose.
 const run = promisify(execFile)
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const config = join(repoRoot, '.dependency-cruiser.cjs')
 const depcruise = join(repoRoot, 'node_modules/.bin/depcruise')
 
@@ -22,14 +22,14 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
 }
 
 test('behavior: an import cycle and a forbidden package edge fail the check', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['packages'])
   expect(code).not.toBe(0)
   expect(output).toContain('no-circular')
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
 
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/apps-share-through-packages: apps\/dashboard\/src\/keys\.ts → apps\/rpc\/src\/keys\.ts/)
   expect(output).not.toContain('_test/endToEnd.ts')
