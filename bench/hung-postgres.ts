@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createApiKey, createDb, migrateDatabase } from '@uncle-rpc/db'
 import { type CliProcess, haveFixtures, spawnCli, startPostgresServer } from '@uncle-rpc/testing'
-import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '@uncle-rpc/db/testing'
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, 'freeze-s': { type: 'string', default: '12' } } })
 const freezeMs = Number(values['freeze-s']) * 1000

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createApiKey, createDb, migrateDatabase } from '@uncle-rpc/db'
 import pg from 'pg'
-import { derivedUncles, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { derivedUncles, seedMainnetUncles } from '@uncle-rpc/db/testing'
 import { quantile } from './openLoop.js'
 import { benchRoot, requireTools } from './rpcLoad.js'
 
