@@ -44,7 +44,7 @@ const matching = (globs: string[]): string[] => files.filter((f) => globs.some((
 /** Modules whose use starts a server, a process or a connection, and the database test helper. */
 const forbidden = new Set(['pg', 'ioredis', 'bullmq', 'ws', 'express', 'playwright-core', 'node:child_process', 'node:http', 'node:https', 'node:net', '@uncle-rpc/db/testing'])
 /** What a unit test may take from @uncle-rpc/testing: fixtures, the repository root and the seeded random source, nothing that starts anything. */
-const testingAllowed = new Set(['describeWithFixtures', 'fixturePath', 'fixturesDir', 'haveFixtures', 'isCi', 'readFixtureJson', 'readFixtureJsonl', 'readFixtureText', 'repositoryRoot', 'requireFixtures', 'seededRandom'])
+const testingAllowed = new Set(['describeWithFixtures', 'fixturePath', 'fixturesDir', 'isCi', 'readFixtureJson', 'readFixtureJsonl', 'readFixtureText', 'repositoryRoot', 'requireFixtures', 'seededRandom'])
 
 /** What `file` imports that a unit test may not, following relative imports into test helpers. */
 function forbiddenImports(file: string, seen = new Set<string>()): string[] {

@@ -2,7 +2,6 @@ export {
   describeWithFixtures,
   fixturePath,
   fixturesDir,
-  haveFixtures,
   readFixtureJson,
   readFixtureJsonl,
   readFixtureText,

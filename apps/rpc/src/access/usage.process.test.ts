@@ -1,9 +1,9 @@
 import { redisKeyPrefix } from '@uncle-rpc/config'
 import { createApiKey, type Db, usageDaily } from '@uncle-rpc/db'
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type RpcProcess, sleep, startLoad, startRpcProcess } from '../_test/rpcProcess.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, post, type TestEnv } from '../_test/server.js'
@@ -19,7 +19,7 @@ async function counted(db: Db, keyId: number): Promise<{ requests: number; rateL
   return { requests: Number(row?.requests ?? 0), rateLimited: Number(row?.rateLimited ?? 0) }
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc usage and daily limits', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc usage and daily limits', () => {
   let env: TestEnv
   let rpc: RpcProcess | undefined
 
