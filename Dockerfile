@@ -2,7 +2,7 @@
 # Stage `build` installs every dependency and compiles the TypeScript (`npm ci` runs `npm run
 # build`). The final stage holds only what runs: the compiled files (dist/), the production
 # dependencies, the migrations and the data files read at run time; no sources, tests or tools.
-# apps/cli/src/dockerCompose.test.ts checks this file set.
+# test/repository/dockerCompose.test.ts checks this file set.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .

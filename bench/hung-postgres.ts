@@ -12,12 +12,12 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDb, migrateDatabase } from '@uncle-rpc/db'
 import { createApiKey } from '@uncle-rpc/db/accounts'
-import { type CliProcess, haveFixtures, spawnCli, startPostgresServer } from '@uncle-rpc/testing'
-import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { type CliProcess, requireFixtures, spawnCli, startPostgresServer } from '@uncle-rpc/testing'
+import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '@uncle-rpc/db/testing'
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, 'freeze-s': { type: 'string', default: '12' } } })
 const freezeMs = Number(values['freeze-s']) * 1000
-if (!haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived)) process.exit(0)
+requireFixtures(mainnetBlocksFixture, mainnetUnclesDerived)
 
 const call = (hash: string, index: string) => `{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["${hash}","${index}"]}`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repositoryRoot } from '@uncle-rpc/testing'
-import { finalStageFiles } from '../apps/cli/src/_test/dockerfile.js'
+import { finalStageFiles } from '../test/repository/_test/dockerfile.js'
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, keep: { type: 'boolean', default: false } } })
 const root = values.repo ?? repositoryRoot

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { createDb, migrateDatabase } from '@uncle-rpc/db'
 import { createApiKey } from '@uncle-rpc/db/accounts'
 import pg from 'pg'
-import { derivedUncles, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { derivedUncles, seedMainnetUncles } from '@uncle-rpc/db/testing'
 import { quantile } from './openLoop.js'
 import { benchRoot, requireTools } from './rpcLoad.js'
 

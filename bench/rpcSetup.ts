@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createDb, migrateDatabase } from '@uncle-rpc/db'
 import { createApiKey } from '@uncle-rpc/db/accounts'
 import pg from 'pg'
-import { type DerivedUncle, derivedUncles, expectedResultJson, seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { type DerivedUncle, derivedUncles, expectedResultJson, seedMainnetUncles } from '@uncle-rpc/db/testing'
 
 // What the RPC benches serve: a database of their own holding the real mainnet uncles of blocks
 // 0..8191, a key with limits far above any load, a networks file, and files of request bodies.

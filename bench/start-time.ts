@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { createDb, migrateDatabase } from '@uncle-rpc/db'
 import { cliBin, repositoryRoot } from '@uncle-rpc/testing'
 import pg from 'pg'
-import { seedMainnetUncles } from '../apps/rpc/src/_test/seed.js'
+import { seedMainnetUncles } from '@uncle-rpc/db/testing'
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, repo: { type: 'string' }, node: { type: 'string' } } })
 const rounds = Number(values.rounds)

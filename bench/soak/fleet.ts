@@ -24,7 +24,7 @@ export type Role = {
 }
 
 /** A log file per process, in `dir`. */
-export function logTo(dir: string, name: string): { write(line: string): void; stream: WriteStream } {
+function logTo(dir: string, name: string): { write(line: string): void; stream: WriteStream } {
   const stream = createWriteStream(join(dir, `${name}.log`), { flags: 'a' })
   return { stream, write: (line) => stream.write(`${line}\n`) }
 }

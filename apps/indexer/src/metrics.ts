@@ -8,9 +8,6 @@ import { era1QueueName, queueName } from './jobs/jobs.js'
 import type { Progress } from './progress.js'
 import type { Settled, Upstream } from './upstream/createUpstream.js'
 
-/** Where written blocks came from: era1 files or the archive node (range jobs and the head follower). */
-export type BlockSource = 'era1' | 'rpc'
-
 /** What the gauges read at scrape time. */
 export type IndexerMetricSources = {
   db: Db
@@ -59,7 +56,7 @@ function withinScrape<T>(promise: Promise<T>): Promise<T> {
 }
 
 /** The highest block below which everything from `fromBlock` is indexed (fromBlock − 1 when nothing is). */
-export async function contiguousHeight(db: Db, network: string, fromBlock: number): Promise<bigint> {
+async function contiguousHeight(db: Db, network: string, fromBlock: number): Promise<bigint> {
   return indexedHeight(BigInt(fromBlock), await listIndexedRanges(db, { network }))
 }
 

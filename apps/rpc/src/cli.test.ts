@@ -4,8 +4,8 @@ import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from './_test/seed.js'
 import { createTestEnv, post, type TestEnv } from './_test/server.js'
 
@@ -33,7 +33,7 @@ function start(args: string[], databaseUrl: string): { child: ChildProcess; port
   return { child, port, exit }
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc', () => {
   let env: TestEnv
   let config: string
 

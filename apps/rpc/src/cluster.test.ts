@@ -1,12 +1,12 @@
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { childPids, type RpcProcess, sleep, startLoad, startRpcProcess } from './_test/rpcProcess.js'
 import { mainnetBlocksFixture } from './_test/seed.js'
 import { createTestEnv, type TestEnv } from './_test/server.js'
 
 const call = '{"jsonrpc":"2.0","id":1,"method":"eth_getUncleByBlockHashAndIndex","params":["0x84e538e6da2340e3d4d90535f334c22974fecd037798d1cf8965c02e8ab3394b","0x0"]}'
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc --workers', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc --workers', () => {
   let env: TestEnv
   let rpc: RpcProcess | undefined
 

@@ -24,7 +24,7 @@ function fmix32(input: number): number {
 }
 
 /** Mixes any number of non-negative integers (each < 2^53) into one 32-bit value. */
-export function mixSeeds(...values: readonly number[]): number {
+function mixSeeds(...values: readonly number[]): number {
   let h = 0x9e3779b9
   for (const value of values) {
     const low = value >>> 0

@@ -1,8 +1,5 @@
 import { BaseError } from '@uncle-rpc/errors'
 
-// Re-exported so that code importing the base error from chain keeps working.
-export { BaseError }
-
 /** A header or block object from a node (or a file) that does not have the expected shape. */
 export class InvalidHeaderError extends BaseError {
   readonly field: string

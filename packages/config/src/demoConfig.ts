@@ -3,7 +3,7 @@ import { loadNetworksConfig, type NetworksConfig, parseNetworksConfig } from './
 
 /** Where `npm start` runs the bundled sample node, and the chain id of its synthetic chains. */
 export const demoSampleNodeUrl = 'http://127.0.0.1:8546'
-export const demoChainId = 1337
+const demoChainId = 1337
 
 /**
  * The config used when none is given: one `mainnet`-shaped network served by the bundled

@@ -38,7 +38,7 @@ function serializeError(value: unknown): unknown {
 }
 
 /** Whether `format` means readable lines on stderr (`auto`: stderr is a terminal). */
-export function wantsPrettyLogs(format: LogFormat | undefined): boolean {
+function wantsPrettyLogs(format: LogFormat | undefined): boolean {
   return format === 'pretty' || ((format ?? 'auto') === 'auto' && isatty(2))
 }
 

@@ -119,6 +119,7 @@ function destroyOnQueryTimeout(client: pg.PoolClient): void {
       return query(...args)
     }
     const result = query(...args)
+    // Note: pg's query returns a promise, or a submittable (a cursor, a COPY stream) that reports its own errors.
     if (result instanceof Promise)
       return result.catch((error: unknown) => {
         onError(error)

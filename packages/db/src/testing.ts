@@ -5,6 +5,16 @@ import { afterAll, beforeAll } from 'vitest'
 import { createDb, type Db } from './client.js'
 import { migrateDatabase } from './migrate.js'
 
+export {
+  type DerivedUncle,
+  derivedUncles,
+  expectedResultJson,
+  loadMainnetBlocks,
+  mainnetBlocksFixture,
+  mainnetUnclesDerived,
+  seedMainnetUncles,
+} from './chain/testFixtures.js'
+
 export type TestDatabase = {
   url: string
   /** Drops the database (if it exists) and deletes the Redis keys of its name (its job queues, rate limits). */

@@ -41,15 +41,6 @@ export function readFixtureText(relative: string): string {
   return readFileSync(fixturePath(relative), 'utf8')
 }
 
-/**
- * True when every named fixture is present; throws otherwise, so a `describe.runIf(haveFixtures(…))`
- * can never turn into a skip.
- */
-export function haveFixtures(...relatives: string[]): true {
-  requireFixtures(...relatives)
-  return true
-}
-
 /** `describe` for a suite that reads the named fixtures: fails at collection when one is missing. */
 export function describeWithFixtures(relatives: readonly string[], name: string, body: () => void): void {
   requireFixtures(...relatives)

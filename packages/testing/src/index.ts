@@ -2,7 +2,6 @@ export {
   describeWithFixtures,
   fixturePath,
   fixturesDir,
-  haveFixtures,
   readFixtureJson,
   readFixtureJsonl,
   readFixtureText,
@@ -13,7 +12,7 @@ export { cliBin, repositoryRoot, runCli, spawnCli } from './processes.js'
 export type { PostgresServer } from './postgresServer.js'
 export { childrenOf, freePort, startPostgresServer, startStreamingReplica } from './postgresServer.js'
 export type { PgBouncer, PgBouncerOptions, PgBouncerPoolMode } from './pgBouncer.js'
-export { findPgBouncer, renderPgBouncerConfig, startPgBouncer } from './pgBouncer.js'
+export { findPgBouncer, startPgBouncer } from './pgBouncer.js'
 export type { TcpProxy, TcpProxyOptions } from './tcpProxy.js'
 export { createTcpProxy } from './tcpProxy.js'
 export { findTool, isCi, requireTool } from './tools.js'

@@ -55,7 +55,7 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** The `pgbouncer.ini` for these options (trust auth, the `postgres` user, every database passed through). */
-export function renderPgBouncerConfig(options: PgBouncerOptions, paths: { port: number; authFile: string }): string {
+function renderPgBouncerConfig(options: PgBouncerOptions, paths: { port: number; authFile: string }): string {
   const upstream = options.upstream ?? { port: 5432 }
   const settings: Record<string, string | number> = {
     listen_addr: '127.0.0.1',

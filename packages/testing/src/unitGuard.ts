@@ -10,7 +10,7 @@ import net from 'node:net'
 function refuse(what: string): never {
   throw new Error(
     `${what} in the unit project: unit tests start no server, database or child process. ` +
-      'Move the test file out of unitTests in vitest.projects.ts (it then runs with `npm test`), or test the logic without I/O.',
+      'Rename the test file without `.unit` (it then runs with `npm test`), or test the logic without I/O.',
   )
 }
 

@@ -40,7 +40,7 @@ export type Upstream = {
 }
 
 /** True for ws:// and wss:// node URLs. */
-export function isWebSocketUrl(url: string): boolean {
+function isWebSocketUrl(url: string): boolean {
   return /^wss?:\/\//i.test(url)
 }
 

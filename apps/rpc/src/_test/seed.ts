@@ -1,59 +1,23 @@
 import { readFileSync } from 'node:fs'
-import { type Hex, headerFromRpc, openEra1, uncleSize } from '@uncle-rpc/chain'
+import { type Hex, openEra1, uncleSize } from '@uncle-rpc/chain'
 import type { Db } from '@uncle-rpc/db'
 import { type BlockWithUncles, insertBlocksWithUncles, notifyRangeIndexed, registerNetwork } from '@uncle-rpc/db/chain'
-import { fixturePath, readFixtureJson, readFixtureJsonl } from '@uncle-rpc/testing'
+import { fixturePath } from '@uncle-rpc/testing'
 
-// Test and bench helpers: the real mainnet uncles of blocks 0..8191 and geth's answers for them.
+// The rpc tests' fixtures: the mainnet uncles of blocks 0..8191 seeded and geth's answers for them
+// (from the database test helper, where the benches take them too), the recorded Infura answer,
+// the parameter cases, and the whole of epoch 0 seeded from its era1 file.
+export {
+  type DerivedUncle,
+  derivedUncles,
+  expectedResultJson,
+  mainnetBlocksFixture,
+  mainnetUnclesDerived,
+  seedMainnetUncles,
+} from '@uncle-rpc/db/testing'
 
-export const mainnetBlocksFixture = 'mainnet-era1/mainnet_0-8191_blocks_with_uncles.json'
-export const mainnetUnclesDerived = 'derived/geth_eth_getUncleByBlockHashAndIndex_mainnet_0-8191.jsonl'
 export const infuraSampleResponse = 'recorded/infura-docs/eth_getUncleByBlockHashAndIndex.response.json'
 export const paramCases = 'derived/geth_param_validation_cases.json'
-
-type FixtureBlock = { header: unknown; totalDifficulty: Hex; uncles: unknown[] }
-
-/**
- * Registers `network` and writes the 1,295 mainnet blocks with uncles (1,410 uncles) of 0..8191
- * (or of minBlock..maxBlock), with the notification the indexer's writer sends (the rpc's null filter follows it).
- */
-export async function seedMainnetUncles(db: Db, network = 'mainnet', maxBlock = 8191, minBlock = 0): Promise<{ blocks: number; uncles: number }> {
-  await registerNetwork(db, { name: network, chainId: 1n })
-  const fixture = readFixtureJson<{ blocks: FixtureBlock[] }>(mainnetBlocksFixture)
-  const within = fixture.blocks.filter((b) => {
-    const number = Number(BigInt((b.header as { number: Hex }).number))
-    return number >= minBlock && number <= maxBlock
-  })
-  const blocks = within.map((b) => ({
-    header: headerFromRpc(b.header),
-    totalDifficulty: BigInt(b.totalDifficulty),
-    uncles: b.uncles.map((u) => {
-      const uncle = headerFromRpc(u)
-      return { ...uncle, size: uncleSize(uncle) }
-    }),
-  }))
-  return db.transaction(async (tx) => {
-    const written = await insertBlocksWithUncles(tx, { network, blocks })
-    await notifyRangeIndexed(tx, { network, from: BigInt(minBlock), to: BigInt(maxBlock) })
-    return written
-  })
-}
-
-/** One derived line: where the uncle is and geth's result for it. */
-export type DerivedUncle = { blockHash: Hex; blockNumber: number; index: Hex; result: Record<string, unknown> }
-
-/** The derived geth answers, one per uncle, in fixture order. */
-export function derivedUncles(): DerivedUncle[] {
-  return readFixtureJsonl<DerivedUncle>(mainnetUnclesDerived)
-}
-
-/** geth's result text with `"totalDifficulty":null` inserted after `timestamp`: our contract's exact bytes. */
-export function expectedResultJson(result: Record<string, unknown>): string {
-  const json = JSON.stringify(result)
-  const at = json.indexOf(',"transactionsRoot"')
-  if (at === -1 || !json.includes('"timestamp"')) throw new Error('unexpected derived line shape')
-  return json.slice(0, at) + ',"totalDifficulty":null' + json.slice(at)
-}
 
 export const mainnetEra1 = 'mainnet-era1/mainnet-00000-5ec1ffb8.era1'
 

@@ -1,10 +1,10 @@
 import { redisKeyPrefix } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
 import { createApiKey, usageDaily } from '@uncle-rpc/db/accounts'
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { eq, sql } from 'drizzle-orm'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type RpcProcess, sleep, startLoad, startRpcProcess } from '../_test/rpcProcess.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, post, type TestEnv } from '../_test/server.js'
@@ -20,7 +20,7 @@ async function counted(db: Db, keyId: number): Promise<{ requests: number; rateL
   return { requests: Number(row?.requests ?? 0), rateLimited: Number(row?.rateLimited ?? 0) }
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc usage and daily limits', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc usage and daily limits', () => {
   let env: TestEnv
   let rpc: RpcProcess | undefined
 

@@ -1,18 +1,18 @@
 import { createDb, type Db } from '@uncle-rpc/db'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { bodyText, InvalidParamsError, isRawJson, type RawJson } from '@uncle-rpc/jsonrpc'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { beforeAll, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createAnswerCache } from '../reads/cache.js'
 import { createFindUncle, primaryReads } from '../reads/store.js'
 import type { FindUncle } from './context.js'
 import { createGetUncleByBlockHashAndIndex } from './eth_getUncleByBlockHashAndIndex.js'
 
-describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('eth_getUncleByBlockHashAndIndex', () => {
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'eth_getUncleByBlockHashAndIndex', () => {
   let database: OpenTestDatabase
   let db: Db
-  const lines = haveFixtures(mainnetUnclesDerived) ? derivedUncles() : []
+  const lines = derivedUncles()
   const early = lines[0]!
   const late = lines.at(-1)!
 

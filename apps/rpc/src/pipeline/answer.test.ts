@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { createLogger } from '@uncle-rpc/config'
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, rawRequest, type TestEnv } from '../_test/server.js'
 import { createRpcServer, type RpcServer } from '../server.js'
@@ -28,7 +28,7 @@ async function inOneSecond<T>(requests: () => Promise<T>): Promise<T> {
   }
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('rate limits over HTTP and WebSocket', () => {
+describeWithFixtures([mainnetBlocksFixture], 'rate limits over HTTP and WebSocket', () => {
   let env: TestEnv
   let rpc: RpcServer
   let base: string

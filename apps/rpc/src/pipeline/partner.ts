@@ -1,5 +1,5 @@
-import { BaseError } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
+import { BaseError } from '@uncle-rpc/errors'
 import { type BreakerState, createBreaker } from '../protection/breaker.js'
 
 /** Why a partner call failed: circuit open (not tried), timeout, HTTP status, network error, or a body that is not JSON. */

@@ -1,4 +1,5 @@
-import { BaseError, headerFields, type Hex, rpcHeaderWithRlp, toQuantity, uncleSizeFromRlpLength, verifyBlock } from '@uncle-rpc/chain'
+import { headerFields, type Hex, rpcHeaderWithRlp, toQuantity, uncleSizeFromRlpLength, verifyBlock } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import type { ForwardCall } from '../methods/failoverPolicy.js'
 
 // A forwarded uncle call answered only when the partner proves it from the chain: in one batch,

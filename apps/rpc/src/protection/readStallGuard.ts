@@ -1,4 +1,4 @@
-import { BaseError } from '@uncle-rpc/chain'
+import { BaseError } from '@uncle-rpc/errors'
 import { type Breaker, createBreaker } from './breaker.js'
 
 // Guards of the method's database reads: a deadline that tells a stalled database from a busy

@@ -20,7 +20,7 @@ export function createApp({ readiness }: { readiness: Readiness }): Express {
   app.get(healthPath, (_req, res) => {
     res.json({ status: 'ok' })
   })
-  // Note: what is degraded by name only; hosts, lag and error text are on the admin port (adminEndpoints.ts).
+  // Note: what is degraded by name only; hosts, lag and error text are on the admin port (adminReadyBody, served by serveMetrics).
   app.get(readyPath, async (_req, res) => {
     const report = await readiness()
     res.status(report.ready ? 200 : 503).json(publicReadyBody(report))

@@ -1,15 +1,15 @@
 import { createDb, type Db } from '@uncle-rpc/db'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { beforeAll, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived, seedMainnetUncles } from '../_test/seed.js'
 import { createFindUncle, defaultMaxLookupsPerStatement as maxLookupsPerStatement, primaryReads, type ReadSource } from './store.js'
 import { LookupCancel } from './lookup.js'
 
-describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('createFindUncle', () => {
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'createFindUncle', () => {
   let database: OpenTestDatabase
   let db: Db
-  const lines = haveFixtures(mainnetUnclesDerived) ? derivedUncles() : []
+  const lines = derivedUncles()
 
   useTestDatabase({ max: 2 }, (opened) => {
     database = opened

@@ -1,5 +1,5 @@
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { partialHeadsThenFin, pingFlood, postHead, rawClient, refusedBodies, trickledBody, trickleThenHandOff, within } from '../_test/abuse.js'
 import { closeWaitOn, type RpcProcess, rssMb, sleep, startRpcProcess } from '../_test/rpcProcess.js'
@@ -11,7 +11,7 @@ import { createTestEnv, type TestEnv } from '../_test/server.js'
 // Each test asserts the mechanism (closed, answered at the head, nothing held), with generous
 // bounds on figures; bench/abuse.ts measures the figures.
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc under abuse: the fast path and the frame reader give what node:http and ws give', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc under abuse: the fast path and the frame reader give what node:http and ws give', () => {
   let env: TestEnv
   let rpc: RpcProcess
   let reference: RpcProcess

@@ -1,5 +1,5 @@
-import { haveFixtures, readFixtureJson } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures, readFixtureJson } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { derivedUncles, expectedResultJson, infuraSampleResponse, mainnetBlocksFixture, mainnetUnclesDerived, paramCases } from '../_test/seed.js'
 import { createTestEnv, openWs, post, rawRequest, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
@@ -10,11 +10,11 @@ const call = (id: number, blockHash: string, index: string) =>
   `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":["${blockHash}","${index}"]}`
 const answer = (id: number, resultJson: string) => `{"jsonrpc":"2.0","id":${id},"result":${resultJson}}`
 
-describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived, infuraSampleResponse, paramCases))('answers', () => {
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived, infuraSampleResponse, paramCases], 'answers', () => {
   let env: TestEnv
   let cached: TestServer
   let uncached: TestServer
-  const lines = haveFixtures(mainnetUnclesDerived) ? derivedUncles() : []
+  const lines = derivedUncles()
   const requests = lines.map((l, i) => call(i, l.blockHash, l.index))
   const expected = lines.map((l, i) => answer(i, expectedResultJson(l.result)))
   const batches = (size: number) =>

@@ -24,6 +24,7 @@ export function createFastRpc({ admit, answer, logger, closing }: { admit: Admis
   function admitted(checked: Admitted | Refusal, request: FastRequest, body: Buffer): FastAnswer | Promise<FastAnswer> {
     if (!checked.ok) return refusal(checked)
     const outcome = answer(body.toString('utf8'), checked.key, checked.network, failoverRequested(request.enableFailover))
+    // Note: a sync answer (key in memory, cached result) stays sync: a promise hop costs a microtask per request.
     return outcome instanceof Promise ? outcome.then((o) => answered(o, checked.headers)) : answered(outcome, checked.headers)
   }
 

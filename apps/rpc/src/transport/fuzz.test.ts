@@ -1,6 +1,6 @@
-import { haveFixtures } from '@uncle-rpc/testing'
+import { describeWithFixtures } from '@uncle-rpc/testing'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { derivedUncles, mainnetBlocksFixture, mainnetUnclesDerived } from '../_test/seed.js'
 import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer, type WsClient } from '../_test/server.js'
 
@@ -10,7 +10,7 @@ import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestSe
 
 const method = 'eth_getUncleByBlockHashAndIndex'
 const maxBodyBytes = 16 * 1024
-const known = haveFixtures(mainnetUnclesDerived) ? derivedUncles().slice(0, 50) : []
+const known = derivedUncles().slice(0, 50)
 
 const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: length, maxLength: length })
 const hash = fc.oneof(
@@ -113,7 +113,7 @@ function checkBody(text: string): void {
     count(r.error ? String(r.error.code) : r.result === null ? 'null' : 'uncle')
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture, mainnetUnclesDerived))('fuzz', () => {
+describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'fuzz', () => {
   let env: TestEnv
   let server: TestServer
   let ws: WsClient

@@ -1,5 +1,5 @@
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, rawRequest, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
@@ -34,7 +34,7 @@ async function threeWays(server: TestServer, key: string, host: string, body: st
   ]
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('network addresses', () => {
+describeWithFixtures([mainnetBlocksFixture], 'network addresses', () => {
   let env: TestEnv
   beforeAll(async () => {
     env = await createTestEnv()

@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type RpcProcess, sleep, startLoad, startRpcProcess } from '../_test/rpcProcess.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, type TestEnv } from '../_test/server.js'
@@ -27,7 +27,7 @@ function rawExchange(port: number, head: string, body: Buffer | string, timeoutM
   })
 }
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc over HTTP: bodies, timeouts, SIGTERM', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc over HTTP: bodies, timeouts, SIGTERM', () => {
   let env: TestEnv
   let rpc: RpcProcess
 

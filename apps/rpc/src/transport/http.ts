@@ -81,7 +81,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
       authorization: headers.authorization,
       contentType: headers['content-type'],
     })
-    const admitted = checked instanceof Promise ? await checked : checked
+    const admitted = await checked
     // Note: node reads and drops an unread body after the answer, and the connection stays open (a reconnect would cost more).
     if (!admitted.ok) return send(res, admitted.status, admitted.body, false, admitted.headers)
     const declared = headers['content-length']
@@ -89,7 +89,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
     const read = await readBody(req, limits.maxBodyBytes)
     if (read.kind === 'tooLarge') return refuseTooLarge(req, res, admitted.headers)
     const outcome = answer(read.text, admitted.key, admitted.network, failoverRequested(headers['enable-failover']))
-    const { status, body, retryAfter, failover } = outcome instanceof Promise ? await outcome : outcome
+    const { status, body, retryAfter, failover } = await outcome
     send(res, status, body, false, outcomeHeaders(admitted.headers, retryAfter, failover))
   }
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, post, rawRequest, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
@@ -14,7 +14,7 @@ const nullAnswer = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":null}`
 const error = (id: string, code: number, message: string) =>
   `{"jsonrpc":"2.0","id":${id},"error":{"code":${code},"message":"${message}"}}`
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('protocol', () => {
+describeWithFixtures([mainnetBlocksFixture], 'protocol', () => {
   let env: TestEnv
   let server: TestServer
   let url: string

@@ -1,12 +1,12 @@
 import type { Socket } from 'node:net'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { type RpcProcess, rssMb, sleep, startRpcProcess } from '../_test/rpcProcess.js'
 import { derivedUncles, mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, type TestEnv } from '../_test/server.js'
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('uncle-rpc rpc WebSocket backpressure', () => {
+describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc WebSocket backpressure', () => {
   let env: TestEnv
   let rpc: RpcProcess
 

@@ -1,6 +1,6 @@
 import { createApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
-import { haveFixtures } from '@uncle-rpc/testing'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describeWithFixtures } from '@uncle-rpc/testing'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import type WebSocket from 'ws'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
@@ -12,7 +12,7 @@ const refusal = (url: string) => openWs(url).then(() => 'opened', (error: { stat
 const closed = (socket: WebSocket) =>
   new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })))
 
-describe.runIf(haveFixtures(mainnetBlocksFixture))('WebSocket', () => {
+describeWithFixtures([mainnetBlocksFixture], 'WebSocket', () => {
   let env: TestEnv
   let server: TestServer
   let short: TestServer

@@ -1,4 +1,4 @@
-import { rlpListLength, uncleSizeFromRlpLength } from '@uncle-rpc/chain'
+import { hashesReady, keccak256Bytes, rlpListLength, uncleSizeFromRlpLength, writeRlpPrefix } from '@uncle-rpc/chain'
 import { createRng, type Rng } from '../../rng.js'
 import {
   blockInterval,
@@ -18,7 +18,7 @@ import {
   zeroBloom,
   zeroHash,
 } from './chainModel.js'
-import { createKeccak, encodeHeaderRlp, type Keccak, maxHeaderRlpLength, type RawHeader, writeListPrefix } from './headerRlp.js'
+import { encodeHeaderRlp, maxHeaderRlpLength, type RawHeader } from './headerRlp.js'
 
 /** What later blocks need to know about a canonical block (parent values, uncle ancestry). */
 export type Summary = {
@@ -50,7 +50,6 @@ export type GeneratedBlock = {
 export type GeneratorContext = {
   seed: number
   londonAt: number | undefined
-  keccak: Keccak
   miners: ReturnType<typeof createMinerPool>
   blooms: Uint8Array[][]
   scratch: Uint8Array
@@ -59,7 +58,7 @@ export type GeneratorContext = {
   uncleRate: number
 }
 
-/** Builds the generator context of a chain (async: the WebAssembly keccak loads once). */
+/** Builds the generator context of a chain (async: packages/chain's WebAssembly keccak loads first). */
 export async function createGeneratorContext({
   seed,
   londonAt,
@@ -69,10 +68,10 @@ export async function createGeneratorContext({
   londonAt: number | undefined
   uncleRate?: number | undefined
 }) {
+  await hashesReady()
   const context: GeneratorContext = {
     seed,
     londonAt,
-    keccak: await createKeccak(),
     miners: createMinerPool(seed),
     blooms: createBloomPool(seed),
     scratch: new Uint8Array(maxHeaderRlpLength),
@@ -84,7 +83,7 @@ export async function createGeneratorContext({
 
 function hashRaw(context: GeneratorContext, raw: RawHeader): GeneratedHeader {
   const rlpLength = encodeHeaderRlp(raw, context.scratch)
-  return { raw, hash: context.keccak(context.scratch.subarray(0, rlpLength)), rlpLength }
+  return { raw, hash: keccak256Bytes(context.scratch.subarray(0, rlpLength)), rlpLength }
 }
 
 function jitterDifficulty(rng: Rng, difficulty: bigint): bigint {
@@ -152,10 +151,10 @@ function unclesHashAndPayload(context: GeneratorContext, uncles: readonly Genera
   let p = 4
   for (const uncle of uncles) p += encodeHeaderRlp(uncle.raw, out.subarray(p))
   const payload = p - 4
-  const prefix = writeListPrefix(out, 0, payload)
+  const prefix = writeRlpPrefix(out, 0, payload, true)
   const start = 4 - prefix
   out.copyWithin(start, 0, prefix)
-  return [context.keccak(out.subarray(start, p)), payload]
+  return [keccak256Bytes(out.subarray(start, p)), payload]
 }
 
 function genesis(context: GeneratorContext): GeneratedBlock {

@@ -1,8 +1,10 @@
-import { createKeccak as createWasmKeccak } from 'hash-wasm'
+import { writeRlpString } from '@uncle-rpc/chain'
 
-// A byte-level header RLP encoder and a WebAssembly keccak: the synthetic generator hashes
-// every header of a chain at startup, and viem's hex-string path (~10k headers/s here) would
-// make a mainnet-length chain take half an hour. Tests check the result against hashHeader.
+// A header RLP encoder over the generator's raw header: the synthetic generator hashes every
+// header of a chain at startup, and viem's hex-string path (~10k headers/s here) would make a
+// mainnet-length chain take half an hour. Byte strings and prefixes go through packages/chain's
+// RLP writers and the hash through its keccak256Bytes; only the quantities, kept as numbers here,
+// are written in place. Tests check the result against packages/chain's headerRlp.
 
 /** A header while it is being generated: byte strings as bytes, small quantities as numbers. */
 export type RawHeader = {
@@ -24,37 +26,8 @@ export type RawHeader = {
   baseFeePerGas: bigint | undefined
 }
 
-/** keccak256 of bytes. The returned array is a fresh copy. */
-export type Keccak = (data: Uint8Array) => Uint8Array
-
-/** A keccak256 backed by hash-wasm (about 20× faster than the pure-JS one here). */
-export async function createKeccak(): Promise<Keccak> {
-  const hasher = await createWasmKeccak(256)
-  return (data) => hasher.init().update(data).digest('binary')
-}
-
 /** Longest header RLP we ever write (London header with 32 bytes of extraData is ~560). */
 export const maxHeaderRlpLength = 1024
-
-function writeString(out: Uint8Array, pos: number, bytes: Uint8Array): number {
-  const length = bytes.length
-  let p = pos
-  if (length === 1 && (bytes[0] as number) < 0x80) {
-    out[p] = bytes[0] as number
-    return p + 1
-  }
-  if (length <= 55) out[p++] = 0x80 + length
-  else if (length < 256) {
-    out[p++] = 0xb8
-    out[p++] = length
-  } else {
-    out[p++] = 0xb9
-    out[p++] = length >>> 8
-    out[p++] = length & 0xff
-  }
-  out.set(bytes, p)
-  return p + length
-}
 
 function writeUint(out: Uint8Array, pos: number, value: number): number {
   if (value === 0) {
@@ -94,42 +67,25 @@ export function encodeHeaderRlp(header: RawHeader, out: Uint8Array): number {
   // Note: every header payload is 256–65535 bytes (the bloom alone is 259), so the list
   // prefix is always 0xf9 plus two length bytes.
   let p = 3
-  p = writeString(out, p, header.parentHash)
-  p = writeString(out, p, header.sha3Uncles)
-  p = writeString(out, p, header.miner)
-  p = writeString(out, p, header.stateRoot)
-  p = writeString(out, p, header.transactionsRoot)
-  p = writeString(out, p, header.receiptsRoot)
-  p = writeString(out, p, header.logsBloom)
+  p = writeRlpString(out, p, header.parentHash)
+  p = writeRlpString(out, p, header.sha3Uncles)
+  p = writeRlpString(out, p, header.miner)
+  p = writeRlpString(out, p, header.stateRoot)
+  p = writeRlpString(out, p, header.transactionsRoot)
+  p = writeRlpString(out, p, header.receiptsRoot)
+  p = writeRlpString(out, p, header.logsBloom)
   p = writeBigUint(out, p, header.difficulty)
   p = writeUint(out, p, header.number)
   p = writeUint(out, p, header.gasLimit)
   p = writeUint(out, p, header.gasUsed)
   p = writeUint(out, p, header.timestamp)
-  p = writeString(out, p, header.extraData)
-  p = writeString(out, p, header.mixHash)
-  p = writeString(out, p, header.nonce)
+  p = writeRlpString(out, p, header.extraData)
+  p = writeRlpString(out, p, header.mixHash)
+  p = writeRlpString(out, p, header.nonce)
   if (header.baseFeePerGas !== undefined) p = writeBigUint(out, p, header.baseFeePerGas)
   const payload = p - 3
   out[0] = 0xf9
   out[1] = payload >>> 8
   out[2] = payload & 0xff
   return p
-}
-
-/** Writes the prefix of an RLP list with the given payload length; returns the bytes written. */
-export function writeListPrefix(out: Uint8Array, pos: number, payloadLength: number): number {
-  if (payloadLength < 56) {
-    out[pos] = 0xc0 + payloadLength
-    return 1
-  }
-  let length = 0
-  for (let v = payloadLength; v > 0; v = Math.floor(v / 256)) length++
-  out[pos] = 0xf7 + length
-  let v = payloadLength
-  for (let i = length; i > 0; i--) {
-    out[pos + i] = v % 256
-    v = Math.floor(v / 256)
-  }
-  return 1 + length
 }

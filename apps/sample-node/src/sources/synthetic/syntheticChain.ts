@@ -3,7 +3,7 @@ import { type Hex } from '@uncle-rpc/chain'
 import { LRUCache } from 'lru-cache'
 import type { ChainBlock, ChainSource } from '../chainSource.js'
 import { buildHashPrefixIndex, hashPrefix } from '../hashIndex.js'
-import { segmentSize } from './chainModel.js'
+import { ancestorWindow, segmentSize } from './chainModel.js'
 import { createGeneratorContext, type GeneratedBlock, generateBlock, type Summary, summarize } from './generateBlock.js'
 import { type MaterializedBlock, materializeBlock, toHex, transactionHashes } from './materialize.js'
 
@@ -71,7 +71,7 @@ export async function createSyntheticChain(options: SyntheticChainOptions): Prom
   let reorgs = 0
 
   const addBlock = (number: number, branch: number): GeneratedBlock => {
-    if (number % segmentSize === 0) checkpoints[number / segmentSize] = recent.slice(-7)
+    if (number % segmentSize === 0) checkpoints[number / segmentSize] = recent.slice(-ancestorWindow)
     const block = generateBlock(context, recent, number, branch)
     if (number >= prefixes.length) {
       const grown = new Uint32Array(Math.ceil(prefixes.length * 1.25) + segmentSize)
@@ -103,7 +103,7 @@ export async function createSyntheticChain(options: SyntheticChainOptions): Prom
       const block = generateBlock(context, ancestors, n, branches.get(n) ?? 0)
       generated.push(block)
       ancestors.push(summarize(block))
-      if (ancestors.length > 7) ancestors.shift()
+      if (ancestors.length > ancestorWindow) ancestors.shift()
     }
     const entry: Segment = { generated, materialized: [] }
     cache.set(s, entry)

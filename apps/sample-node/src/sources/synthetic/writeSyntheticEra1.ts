@@ -1,7 +1,7 @@
-import { createEra1Writer, epochSize, era1FileName, type Hex } from '@uncle-rpc/chain'
+import { createEra1Writer, epochSize, era1FileName, type Hex, writeRlpPrefix } from '@uncle-rpc/chain'
 import { uncleBlockRate } from './chainModel.js'
 import { createGeneratorContext, type GeneratedBlock, generateBlock, type Summary, summarize } from './generateBlock.js'
-import { encodeHeaderRlp, maxHeaderRlpLength, writeListPrefix } from './headerRlp.js'
+import { encodeHeaderRlp, maxHeaderRlpLength } from './headerRlp.js'
 
 // A synthetic chain (the sample node's chain model) written as era1 files, epoch by epoch, in
 // one pass: for tests, benchmarks and the mainnet-size run. Bodies carry the uncles but no
@@ -99,10 +99,10 @@ function encodeBody(block: GeneratedBlock, out: Uint8Array): Uint8Array {
   for (const uncle of block.uncles) p += encodeHeaderRlp(uncle.raw, out.subarray(p))
   const unclesPayload = p - 8
   const prefix = new Uint8Array(8)
-  const unclesPrefix = writeListPrefix(prefix, 0, unclesPayload)
+  const unclesPrefix = writeRlpPrefix(prefix, 0, unclesPayload, true)
   const bodyPayload = 1 + unclesPrefix + unclesPayload // the empty transactions list (0xc0) first
   const head = new Uint8Array(8)
-  const bodyPrefix = writeListPrefix(head, 0, bodyPayload)
+  const bodyPrefix = writeRlpPrefix(head, 0, bodyPayload, true)
   const start = 8 - unclesPrefix - 1 - bodyPrefix
   out.set(head.subarray(0, bodyPrefix), start)
   out[start + bodyPrefix] = 0xc0

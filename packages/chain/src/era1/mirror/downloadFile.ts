@@ -133,7 +133,7 @@ async function fetchOnce({
 }
 
 /** sha256 of a file, streamed. */
-export async function sha256File(path: string): Promise<string> {
+async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
   return hash.digest('hex')

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 // `npm run check` runs dependency-cruiser with the repository's rules over the real tree; this
 // runs the same rules over a small tree that breaks them on purpose.
 const run = promisify(execFile)
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const config = join(repoRoot, '.dependency-cruiser.cjs')
 const depcruise = join(repoRoot, 'node_modules/.bin/depcruise')
 
@@ -22,20 +22,20 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
 }
 
 test('behavior: an import cycle and a forbidden package edge fail the check', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['packages'])
   expect(code).not.toBe(0)
   expect(output).toContain('no-circular')
   expect(output).toMatch(/jsonrpc-config-only-errors: packages\/jsonrpc\/src\/leak\.ts → packages\/db\/src\/table\.ts/)
 })
 
 test('behavior: the byte-level wire importing the JSON-RPC core fails the check', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['packages'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/wire-knows-no-jsonrpc: packages\/wire\/src\/frame\.ts → packages\/jsonrpc\/src\/leak\.ts/)
 })
 
 test('behavior: the chain index and accounts importing each other fail the check, both ways', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['packages'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['packages'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/accounts-not-to-chain-index: packages\/db\/src\/accounts\/keys\.ts → packages\/db\/src\/chain\/blocks\.ts/)
   expect(output).toMatch(/accounts-not-to-chain-index: packages\/accounts\/src\/plan\.ts → packages\/db\/src\/chain\/blocks\.ts/)
@@ -43,14 +43,14 @@ test('behavior: the chain index and accounts importing each other fail the check
 })
 
 test('behavior: app source importing another app fails the check; a test doing so does not', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/apps-share-through-packages: apps\/dashboard\/src\/keys\.ts → apps\/rpc\/src\/keys\.ts/)
   expect(output).not.toContain('_test/endToEnd.ts')
 })
 
 test('behavior: within the rpc, the read engine importing the methods, or a protection importing a layer above it, fails the check', async () => {
-  const { code, output } = await cruise(join(repoRoot, 'apps/cli/src/_test/boundaries'), ['apps'])
+  const { code, output } = await cruise(join(repoRoot, 'test/repository/_test/boundaries'), ['apps'])
   expect(code).not.toBe(0)
   expect(output).toMatch(/rpc-reads-below-methods: apps\/rpc\/src\/reads\/store\.ts → apps\/rpc\/src\/methods\/context\.ts/)
   expect(output).toMatch(/rpc-protection-is-low: apps\/rpc\/src\/protection\/breaker\.ts → apps\/rpc\/src\/reads\/store\.ts/)

@@ -4,7 +4,7 @@ import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { expect, test } from 'vitest'
 import { demoNetworksConfig } from '@uncle-rpc/config'
 import { firstColumn, headingAnchors, linkTargets, readDoc } from './_test/markdown.js'
-import { startBanner } from './startBanner.js'
+import { startBanner } from '../../apps/cli/src/startBanner.js'
 
 // Documentation claims that are cheap to check against the code: the command table (docs/cli.md)
 // is the CLI's own command list, every table and view of the schema is documented

@@ -20,7 +20,7 @@ export function finalStage(dockerfile: string): string[] {
 }
 
 /** The COPY instructions of the final stage. */
-export function finalStageCopies(dockerfile: string): DockerCopy[] {
+function finalStageCopies(dockerfile: string): DockerCopy[] {
   return finalStage(dockerfile)
     .filter((line) => /^COPY\s/i.test(line))
     .map((line) => {

@@ -7,7 +7,7 @@ test('default: name, code and stack frames down the cause chain, no message anyw
   const logged = errorForLog(error)
   expect(logged).toMatchObject({
     type: 'Error',
-    stack: expect.stringMatching(/^at .*errorForLog\.test\.ts/),
+    stack: expect.stringMatching(/^at .*errorForLog\.unit\.test\.ts/),
     cause: { type: 'Error', code: '23505', stack: expect.stringMatching(/^at /) },
   })
   expect(JSON.stringify(logged)).not.toMatch(/example\.com|scrypt|Failed query|duplicate/)

@@ -7,7 +7,7 @@ import { repositoryRoot, runCli } from '@uncle-rpc/testing'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { finalStage, finalStageFiles } from './_test/dockerfile.js'
-import { commands } from './commands.js'
+import { commands } from '../../apps/cli/src/commands.js'
 
 // docker-compose.yml and the Dockerfile are for users (no Docker engine runs here): keep them in
 // step with the CLI, and the image free of what does not run.

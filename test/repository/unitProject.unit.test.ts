@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { repositoryRoot } from '@uncle-rpc/testing'
 import { expect, test } from 'vitest'
-import { allTests, unitTests } from '../../../vitest.projects.js'
+import { allTests, unitTests } from '../../vitest.projects.js'
 
-// The unit project (`npm run test:unit`) holds only tests of pure logic. Its setup file
-// (packages/testing/src/unitGuard.ts, tested beside it) makes listening, connecting and spawning
-// throw; this file checks that every entry of the list names a file and that no unit test imports
-// the database or server helpers, directly or through a test helper (`_test/`).
+// The unit project (`npm run test:unit`) holds only tests of pure logic, named `*.unit.test.ts`.
+// Its setup file (packages/testing/src/unitGuard.ts, tested beside it) makes listening, connecting
+// and spawning throw; this file checks that the project is exactly the files of that name and that
+// no unit test imports the database or server helpers, directly or through a test helper (`_test/`).
 
 /** A glob of vitest.projects.ts (`*`, `**` and literal text) as a regular expression over paths. */
 function globToRegExp(glob: string): RegExp {
@@ -34,6 +34,7 @@ function testFiles(): string[] {
     }
   }
   walk('bench')
+  walk('test')
   return files
 }
 
@@ -43,7 +44,7 @@ const matching = (globs: string[]): string[] => files.filter((f) => globs.some((
 /** Modules whose use starts a server, a process or a connection, and the database test helper. */
 const forbidden = new Set(['pg', 'ioredis', 'bullmq', 'ws', 'express', 'playwright-core', 'node:child_process', 'node:http', 'node:https', 'node:net', '@uncle-rpc/db/testing'])
 /** What a unit test may take from @uncle-rpc/testing: fixtures, the repository root and the seeded random source, nothing that starts anything. */
-const testingAllowed = new Set(['describeWithFixtures', 'fixturePath', 'fixturesDir', 'haveFixtures', 'isCi', 'readFixtureJson', 'readFixtureJsonl', 'readFixtureText', 'repositoryRoot', 'requireFixtures', 'seededRandom'])
+const testingAllowed = new Set(['describeWithFixtures', 'fixturePath', 'fixturesDir', 'isCi', 'readFixtureJson', 'readFixtureJsonl', 'readFixtureText', 'repositoryRoot', 'requireFixtures', 'seededRandom'])
 
 /** What `file` imports that a unit test may not, following relative imports into test helpers. */
 function forbiddenImports(file: string, seen = new Set<string>()): string[] {
@@ -68,15 +69,15 @@ function forbiddenImports(file: string, seen = new Set<string>()): string[] {
   return found
 }
 
-test('default: every entry of the unit list names at least one test file', () => {
+test('default: the unit project is every test file named `*.unit.test.ts`, and no other', () => {
   expect(files.length).toBeGreaterThan(100)
-  expect(unitTests.filter((glob) => matching([glob]).length === 0)).toEqual([])
+  expect(matching(unitTests)).toEqual(files.filter((f) => f.endsWith('.unit.test.ts')))
   expect(matching(unitTests).length).toBeGreaterThan(40)
   expect(matching(allTests)).toEqual(files)
 })
 
 /** The guard's own test, which must try what the guard refuses. */
-const exempt = new Set(['packages/testing/src/unitGuard.test.ts'])
+const exempt = new Set(['packages/testing/src/unitGuard.unit.test.ts'])
 
 test('behavior: no unit test imports the database or server helpers, nor a module that starts a server, process or connection', () => {
   expect(matching(unitTests).filter((f) => !exempt.has(f)).flatMap((f) => forbiddenImports(f))).toEqual([])
