@@ -3,8 +3,8 @@ import { Agent, request } from 'node:http'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
-import { partialHeadsThenFin, pingFlood, refusedBodies, trickledBody, trickleThenHandOff } from '../apps/rpc/src/_test/abuse.js'
-import { closeWaitOn, rssMb, sleep } from '../apps/rpc/src/_test/rpcProcess.js'
+import { partialHeadsThenFin, pingFlood, refusedBodies, sentOrClosed, trickledBody, trickleThenHandOff } from '../apps/rpc/src/_test/abuse.js'
+import { closeWaitOn, sleep, withPeakRss } from '../apps/rpc/src/_test/rpcProcess.js'
 import { benchRoot } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
 
@@ -13,7 +13,8 @@ import { createBenchDatabase } from './rpcSetup.js'
 // process of this checkout, of node:http and ws alone (`--fast-path off`) and, with --baseline,
 // of another checkout with its own node_modules (e.g. a worktree of an older commit):
 //   ping flood    60 MB of pings on one WebSocket that never reads: when the server closed it, RSS growth
-//   401 bodies    40 connections sending whole 5 MiB bodies with an unknown key: the slowest 401, RSS peak growth
+//   401 bodies    40 connections sending whole 5 MiB bodies with an unknown key: the slowest 401, the server's RSS
+//                 peak growth until every body was sent or cut, + 1 s (sampled every 50 ms, no GC forced)
 //   trickle       4 connections each trickling the last 1,000 bytes of a ~5 MiB body one per write:
 //                 server CPU per write, and another client's p99 meanwhile (one keep-alive connection)
 //   FIN           1,000 partial heads + FIN: server sockets in CLOSE-WAIT 2 s later
@@ -34,20 +35,6 @@ async function start(target: Target, databaseUrl: string, config: string): Promi
   })
   const match = await cli.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000)
   return { cli, port: Number(match[1]), pid: cli.child.pid ?? 0 }
-}
-
-/** Runs `attack` while sampling the server's RSS every 50 ms: its result and the peak growth (MB). */
-async function withPeakRss<T>(pid: number, attack: () => Promise<T>): Promise<[T, number]> {
-  const before = rssMb(pid)
-  let peak = before
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
-  try {
-    const result = await attack()
-    peak = Math.max(peak, rssMb(pid))
-    return [result, peak - before]
-  } finally {
-    clearInterval(sampler)
-  }
 }
 
 /** Another client's calls on one keep-alive connection until `stop` resolves: its p99 latency (ms). */
@@ -87,6 +74,8 @@ async function measure(target: Target, databaseUrl: string, config: string, key:
     const length = 5 * 1024 * 1024
     const [refused, refusedRss] = await withPeakRss(server.pid, async () => {
       const result = await refusedBodies(server.port, 40, length, length, 30_000)
+      // Note: sampled until every body has left its client or the server cut it, so a server that reads and drops them (node:http) is seen doing all of it.
+      await sentOrClosed(result.clients, 30_000)
       await sleep(1000)
       for (const c of result.clients) c.socket.destroy()
       return result

@@ -73,6 +73,12 @@ export async function refusedBodies(port: number, connections: number, length: n
   return { clients, answeredMs }
 }
 
+/** Resolves once each client has handed its last byte to the kernel or was closed, or after `waitMs`. */
+export async function sentOrClosed(clients: readonly RawClient[], waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs
+  while (Date.now() < until && clients.some((c) => !c.socket.destroyed && c.socket.writableLength > 0)) await sleep(50)
+}
+
 /**
  * A POST of `length` bytes (eth_chainId padded with spaces) sent whole but for its last `writes`
  * bytes, which follow one per write, 1 ms apart: the server's CPU time per such write (ms, from
