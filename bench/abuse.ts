@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
 import { partialHeadsThenFin, pingFlood, refusedBodies, sentOrClosed, trickledBody, trickleThenHandOff } from '../apps/rpc/src/_test/abuse.js'
-import { closeWaitOn, sleep, withPeakRss } from '../apps/rpc/src/_test/rpcProcess.js'
+import { closeWaitOn, cpuMs, sleep, withPeakRss } from '../apps/rpc/src/_test/rpcProcess.js'
 import { benchRoot } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
 
@@ -16,7 +16,8 @@ import { createBenchDatabase } from './rpcSetup.js'
 //   401 bodies    40 connections sending whole 5 MiB bodies with an unknown key: the slowest 401, the server's RSS
 //                 peak growth until every body was sent or cut, + 1 s (sampled every 50 ms, no GC forced)
 //   trickle       4 connections each trickling the last 1,000 bytes of a ~5 MiB body one per write:
-//                 server CPU per write, and another client's p99 meanwhile (one keep-alive connection)
+//                 server CPU per write (alone; also net of the server's CPU at rest), then again with
+//                 another client on one keep-alive connection: its p99 meanwhile, and alone before
 //   FIN           1,000 partial heads + FIN: server sockets in CLOSE-WAIT 2 s later
 //   handoff       a head trickled for timeout - 1 s, then handed to node:http: when the 408 came
 // Figures on a shared machine move with its load: compare within one run.
@@ -86,11 +87,22 @@ async function measure(target: Target, databaseUrl: string, config: string, key:
 
     server = await fresh()
     const s = server
-    const trickles = Promise.all(Array.from({ length: 4 }, () => trickledBody(s.port, s.pid, key, length - 1024, 1000)))
-    const [trickled, p99] = await Promise.all([trickles, sleep(600).then(() => otherClientP99(s.port, key, trickles))])
-    // Note: the four ran at once, so the CPU each saw is the server's for all four writes of a round.
-    const perWrite = trickled[0]!.cpuPerWriteMs / 4
-    cells.push(`${perWrite.toFixed(3)} ms CPU/write, other client's p99 ${p99.toFixed(1)} ms`)
+    const restingCpu = cpuMs(s.pid)
+    await sleep(2000)
+    const idleMsPerS = (cpuMs(s.pid) - restingCpu) / 2
+    // Note: the other client alone first (its p99 on this machine now), after 1 s of warming up (the key looked up, the code compiled).
+    await otherClientP99(s.port, key, sleep(1000))
+    const p99Alone = await otherClientP99(s.port, key, sleep(2000))
+    const trickle = () => Promise.all(Array.from({ length: 4 }, () => trickledBody(s.port, s.pid, key, length - 1024, 1000)))
+    // Note: the CPU per write with no other client; the four ran at once, so the CPU each saw is the server's for all four writes of a round.
+    const [cpu] = await trickle()
+    const perWrite = cpu!.cpuPerWriteMs / 4
+    const netPerWrite = (cpu!.cpuPerWriteMs * 1000 - (idleMsPerS * cpu!.windowMs) / 1000) / 4000
+    const trickles = trickle()
+    const [, p99] = await Promise.all([trickles, sleep(600).then(() => otherClientP99(s.port, key, trickles))])
+    cells.push(
+      `${perWrite.toFixed(3)} ms CPU/write (${netPerWrite.toFixed(3)} net of ${idleMsPerS.toFixed(0)} ms/s at rest), other client's p99 ${p99.toFixed(1)} ms (${p99Alone.toFixed(1)} ms alone)`,
+    )
 
     await partialHeadsThenFin(server.port, key, 1000)
     await sleep(2000)
