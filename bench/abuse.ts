@@ -3,8 +3,8 @@ import { Agent, request } from 'node:http'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CliProcess, spawnCli } from '@uncle-rpc/testing'
-import { partialHeadsThenFin, pingFlood, refusedBodies, trickledBody, trickleThenHandOff } from '../apps/rpc/src/_test/abuse.js'
-import { closeWaitOn, rssMb, sleep } from '../apps/rpc/src/_test/rpcProcess.js'
+import { partialHeadsThenFin, pingFlood, refusedBodies, sentOrClosed, trickledBody, trickleThenHandOff } from '../apps/rpc/src/_test/abuse.js'
+import { closeWaitOn, cpuMs, sleep, withPeakRss } from '../apps/rpc/src/_test/rpcProcess.js'
 import { benchRoot } from './rpcLoad.js'
 import { createBenchDatabase } from './rpcSetup.js'
 
@@ -13,9 +13,11 @@ import { createBenchDatabase } from './rpcSetup.js'
 // process of this checkout, of node:http and ws alone (`--fast-path off`) and, with --baseline,
 // of another checkout with its own node_modules (e.g. a worktree of an older commit):
 //   ping flood    60 MB of pings on one WebSocket that never reads: when the server closed it, RSS growth
-//   401 bodies    40 connections sending whole 5 MiB bodies with an unknown key: the slowest 401, RSS peak growth
+//   401 bodies    40 connections sending whole 5 MiB bodies with an unknown key: the slowest 401, the server's RSS
+//                 peak growth until every body was sent or cut, + 1 s (sampled every 50 ms, no GC forced)
 //   trickle       4 connections each trickling the last 1,000 bytes of a ~5 MiB body one per write:
-//                 server CPU per write, and another client's p99 meanwhile (one keep-alive connection)
+//                 server CPU per write (alone; also net of the server's CPU at rest), then again with
+//                 another client on one keep-alive connection: its p99 meanwhile, and alone before
 //   FIN           1,000 partial heads + FIN: server sockets in CLOSE-WAIT 2 s later
 //   handoff       a head trickled for timeout - 1 s, then handed to node:http: when the 408 came
 // Figures on a shared machine move with its load: compare within one run.
@@ -34,20 +36,6 @@ async function start(target: Target, databaseUrl: string, config: string): Promi
   })
   const match = await cli.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000)
   return { cli, port: Number(match[1]), pid: cli.child.pid ?? 0 }
-}
-
-/** Runs `attack` while sampling the server's RSS every 50 ms: its result and the peak growth (MB). */
-async function withPeakRss<T>(pid: number, attack: () => Promise<T>): Promise<[T, number]> {
-  const before = rssMb(pid)
-  let peak = before
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
-  try {
-    const result = await attack()
-    peak = Math.max(peak, rssMb(pid))
-    return [result, peak - before]
-  } finally {
-    clearInterval(sampler)
-  }
 }
 
 /** Another client's calls on one keep-alive connection until `stop` resolves: its p99 latency (ms). */
@@ -87,6 +75,8 @@ async function measure(target: Target, databaseUrl: string, config: string, key:
     const length = 5 * 1024 * 1024
     const [refused, refusedRss] = await withPeakRss(server.pid, async () => {
       const result = await refusedBodies(server.port, 40, length, length, 30_000)
+      // Note: sampled until every body has left its client or the server cut it, so a server that reads and drops them (node:http) is seen doing all of it.
+      await sentOrClosed(result.clients, 30_000)
       await sleep(1000)
       for (const c of result.clients) c.socket.destroy()
       return result
@@ -97,11 +87,22 @@ async function measure(target: Target, databaseUrl: string, config: string, key:
 
     server = await fresh()
     const s = server
-    const trickles = Promise.all(Array.from({ length: 4 }, () => trickledBody(s.port, s.pid, key, length - 1024, 1000)))
-    const [trickled, p99] = await Promise.all([trickles, sleep(600).then(() => otherClientP99(s.port, key, trickles))])
-    // Note: the four ran at once, so the CPU each saw is the server's for all four writes of a round.
-    const perWrite = trickled[0]!.cpuPerWriteMs / 4
-    cells.push(`${perWrite.toFixed(3)} ms CPU/write, other client's p99 ${p99.toFixed(1)} ms`)
+    const restingCpu = cpuMs(s.pid)
+    await sleep(2000)
+    const idleMsPerS = (cpuMs(s.pid) - restingCpu) / 2
+    // Note: the other client alone first (its p99 on this machine now), after 1 s of warming up (the key looked up, the code compiled).
+    await otherClientP99(s.port, key, sleep(1000))
+    const p99Alone = await otherClientP99(s.port, key, sleep(2000))
+    const trickle = () => Promise.all(Array.from({ length: 4 }, () => trickledBody(s.port, s.pid, key, length - 1024, 1000)))
+    // Note: the CPU per write with no other client; the four ran at once, so the CPU each saw is the server's for all four writes of a round.
+    const [cpu] = await trickle()
+    const perWrite = cpu!.cpuPerWriteMs / 4
+    const netPerWrite = (cpu!.cpuPerWriteMs * 1000 - (idleMsPerS * cpu!.windowMs) / 1000) / 4000
+    const trickles = trickle()
+    const [, p99] = await Promise.all([trickles, sleep(600).then(() => otherClientP99(s.port, key, trickles))])
+    cells.push(
+      `${perWrite.toFixed(3)} ms CPU/write (${netPerWrite.toFixed(3)} net of ${idleMsPerS.toFixed(0)} ms/s at rest), other client's p99 ${p99.toFixed(1)} ms (${p99Alone.toFixed(1)} ms alone)`,
+    )
 
     await partialHeadsThenFin(server.port, key, 1000)
     await sleep(2000)

@@ -73,18 +73,31 @@ export async function refusedBodies(port: number, connections: number, length: n
   return { clients, answeredMs }
 }
 
+/** Resolves once each client has handed its last byte to the kernel or was closed, or after `waitMs`. */
+export async function sentOrClosed(clients: readonly RawClient[], waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs
+  while (Date.now() < until && clients.some((c) => !c.socket.destroyed && c.socket.writableLength > 0)) await sleep(50)
+}
+
 /**
  * A POST of `length` bytes (eth_chainId padded with spaces) sent whole but for its last `writes`
  * bytes, which follow one per write, 1 ms apart: the server's CPU time per such write (ms, from
- * /proc: 10 ms ticks) and the answer's first line.
+ * /proc: 10 ms ticks), how long (ms) that CPU time was taken over, and the answer's first line.
  */
-export async function trickledBody(port: number, pid: number, key: string, length: number, writes: number): Promise<{ cpuPerWriteMs: number; status: string }> {
+export async function trickledBody(
+  port: number,
+  pid: number,
+  key: string,
+  length: number,
+  writes: number,
+): Promise<{ cpuPerWriteMs: number; windowMs: number; status: string }> {
   const call = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}'
   const padded = call + ' '.repeat(length - call.length)
   const c = rawClient(port)
   c.socket.write(postHead(key, length) + padded.slice(0, length - writes))
   await sleep(500)
   const before = cpuMs(pid)
+  const started = Date.now()
   for (let i = length - writes; i < length; i++) {
     c.socket.write(padded[i]!)
     // Note: a pause between writes, so each arrives as a read of its own.
@@ -93,8 +106,9 @@ export async function trickledBody(port: number, pid: number, key: string, lengt
   await within(c.answered, 20_000)
   await sleep(200)
   const cpuPerWriteMs = (cpuMs(pid) - before) / writes
+  const windowMs = Date.now() - started
   c.socket.destroy()
-  return { cpuPerWriteMs, status: c.text().split('\r\n')[0] ?? '' }
+  return { cpuPerWriteMs, windowMs, status: c.text().split('\r\n')[0] ?? '' }
 }
 
 /** `count` clients that each send a partial head and FIN, 100 at a time. */

@@ -21,6 +21,20 @@ export function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : 0
 }
 
+/** Runs `attack` while sampling `pid`'s RSS every 50 ms: its result and the peak growth over the RSS before it (MB). */
+export async function withPeakRss<T>(pid: number, attack: () => Promise<T>): Promise<[T, number]> {
+  const before = rssMb(pid)
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50)
+  try {
+    const result = await attack()
+    peak = Math.max(peak, rssMb(pid))
+    return [result, peak - before]
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
 /** The CPU time (user + system, ms) a process has used so far (Linux /proc, 10 ms ticks). */
 export function cpuMs(pid: number): number {
   // Note: the fields after the command name (which may hold spaces) start after its ')'; utime and stime are the 12th and 13th.

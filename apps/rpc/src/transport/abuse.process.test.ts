@@ -1,8 +1,8 @@
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import { partialHeadsThenFin, pingFlood, postHead, rawClient, refusedBodies, trickledBody, trickleThenHandOff, within } from '../_test/abuse.js'
-import { closeWaitOn, type RpcProcess, rssMb, sleep, startRpcProcess } from '../_test/rpcProcess.js'
+import { partialHeadsThenFin, pingFlood, postHead, rawClient, refusedBodies, sentOrClosed, trickledBody, trickleThenHandOff, within } from '../_test/abuse.js'
+import { closeWaitOn, type RpcProcess, rssMb, sleep, startRpcProcess, withPeakRss } from '../_test/rpcProcess.js'
 import { mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, type TestEnv } from '../_test/server.js'
 
@@ -71,6 +71,21 @@ describeWithFixtures([mainnetBlocksFixture], 'uncle-rpc rpc under abuse: the fas
     expect(c!.text()).toContain('invalid project id')
     c!.socket.write(Buffer.alloc(length - 64 * 1024, 0x20))
     expect(await within(c!.closed, 10_000)).toBeDefined()
+  }, 60_000)
+
+  test('behavior: 40 connections sending whole 5 MiB bodies with an unknown key: each gets its 401, and the fast path reads at most 64 KiB of each past the head, so the RSS stays (node:http alone reads and drops every byte: ~50 MB of garbage)', async () => {
+    const length = 5 * 1024 * 1024
+    const [{ clients, answeredMs }, growth] = await withPeakRss(rpc.pid, async () => {
+      const sent = await refusedBodies(rpc.port, 40, length, length, 10_000)
+      await sentOrClosed(sent.clients, 15_000)
+      return sent
+    })
+    process.stdout.write(`40 × 5 MiB with an unknown key: RSS peak +${growth.toFixed(0)} MB\n`)
+    expect(answeredMs.filter((ms) => ms === undefined)).toEqual([])
+    for (const c of clients) expect(c.text()).toMatch(/^HTTP\/1\.1 401 /)
+    // Each was cut (the server stopped reading it) within the 5 s of the discard and a margin.
+    expect((await Promise.all(clients.map((c) => within(c.closed, 10_000)))).filter((ms) => ms === undefined)).toEqual([])
+    expect(growth).toBeLessThan(30)
   }, 60_000)
 
   test('behavior: a body trickled a byte at a time costs the server about what it costs node:http (no copy of the body per read)', async () => {
