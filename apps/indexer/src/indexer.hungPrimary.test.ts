@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, latestIndexedBlock, migrateDatabase } from '@uncle-rpc/db'
+import { type CliProcess, createTcpProxy, type PostgresServer, spawnCli, startPostgresServer, startStreamingReplica, type TcpProxy } from '@uncle-rpc/testing'
+import { afterAll, describe, expect, test } from 'vitest'
+
+// A hung primary, not a crashed one, under a live indexer: the primary is frozen with SIGSTOP
+// (its connections stay open, nothing answers) and its streaming replica promoted; the address
+// the indexer uses moves to the new primary without cutting a session (a DNS name or a proxy
+// without shutdown-sessions), so only the indexer's own bounds free it from the frozen server.
+// Its head follower must give up within its query timeout (docs/postgres.md#failover) and follow
+// the head on the new primary; without that timeout it would wait on the frozen server for good
+// (TCP keep-alive does not help: the frozen server's kernel still answers it). The flags shrink
+// the bound (3 s) so the test is quick.
+
+const network = 'hungprimary'
+const queryTimeoutMs = 3000
+
+describe('indexer head following through a hung primary and a failover', () => {
+  const processes: CliProcess[] = []
+  const servers: PostgresServer[] = []
+  let proxy: TcpProxy | undefined
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop('SIGKILL')))
+    await proxy?.close()
+    for (const server of servers) {
+      server.thaw()
+      await server.remove()
+    }
+  })
+
+  test('behavior: gives up on the frozen primary within its query timeout and writes the new head blocks on the new one', async () => {
+    const primary = await startPostgresServer()
+    servers.push(primary)
+    await migrateDatabase({ url: primary.url('uncle_rpc') })
+    const replica = await startStreamingReplica(primary)
+    servers.push(replica)
+    proxy = await createTcpProxy({ host: '127.0.0.1', port: primary.port })
+    const proxied = `postgres://postgres@127.0.0.1:${proxy.port}/uncle_rpc`
+
+    // A chain growing by a block every 300 ms; the backfill of its first 50 is over at once.
+    const node = spawnCli(['sample-node', '--port', '0', '--synthetic', '50', '--seed', '5', '--block-time', '300'])
+    processes.push(node)
+    const url = (await node.waitFor(/listening on (http:\/\/\S+)/, 30_000))[1] as string
+    const config = join(tmpdir(), `uncle-rpc-hung-primary-${process.pid}-${Math.random().toString(36).slice(2)}.json`)
+    writeFileSync(config, JSON.stringify({ networks: [{ name: network, chainId: 1337, rpcUrl: url, fromBlock: 0, confirmations: 0 }] }))
+    const indexer = spawnCli(
+      [
+        'indexer',
+        '--config',
+        config,
+        '--poll-interval-ms',
+        '200',
+        ...['--db-connect-timeout-ms', '1000', '--db-statement-timeout-ms', String(queryTimeoutMs - 1000), '--db-query-timeout-ms', String(queryTimeoutMs)],
+      ],
+      { env: { DATABASE_URL: proxied, LOG_LEVEL: 'info' } },
+    )
+    processes.push(indexer)
+    await indexer.waitFor(/"msg":"following the head"/, 60_000)
+
+    // Following the head past the backfill: the chain's first new blocks are written.
+    const onPrimary = createDb({ url: primary.url('uncle_rpc'), max: 1 })
+    try {
+      while (((await latestIndexedBlock(onPrimary.db, { network }))?.number ?? -1n) < 55n) await new Promise((resolve) => setTimeout(resolve, 200))
+    } finally {
+      await onPrimary.close()
+    }
+
+    primary.freeze()
+    const frozenAt = performance.now()
+    await replica.promote()
+    proxy.retarget({ host: '127.0.0.1', port: replica.port }, { keepOpen: true })
+
+    // The new primary has the chain up to the freeze (streamed); the indexer's next head blocks land on it.
+    const onReplica = createDb({ url: replica.url('uncle_rpc'), max: 1, timeouts: { queryTimeoutMs: 2000 } })
+    try {
+      const atFreeze = (await latestIndexedBlock(onReplica.db, { network }))?.number ?? -1n
+      let latest = atFreeze
+      while (latest < atFreeze + 5n && performance.now() - frozenAt < 60_000) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        latest = (await latestIndexedBlock(onReplica.db, { network }))?.number ?? -1n
+      }
+      const recoveredMs = performance.now() - frozenAt
+      expect(latest).toBeGreaterThanOrEqual(atFreeze + 5n)
+      // It gave up on the frozen server: the failure the head follower logged and retried.
+      expect(indexer.stderr()).toContain('"msg":"following the head failed; will retry"')
+      // Within the bound: the query timeout, the follower's first retry backoff (1 s), a margin for a loaded machine.
+      expect(recoveredMs).toBeLessThan(queryTimeoutMs + 1000 + 10_000)
+    } finally {
+      await onReplica.close()
+    }
+  }, 120_000)
+})
