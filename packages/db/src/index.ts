@@ -1,5 +1,5 @@
 export type { CreateDbParameters, CreateDbReturnType, Db, DbLogger, DbOrTx, DbTimeouts, Tx } from './client.js'
-export { createDb, defaultDbTimeouts, queryTimeoutMessage, useUnnamedStatements } from './client.js'
+export { boundedTransaction, createDb, defaultDbTimeouts, queryTimeoutMessage, useUnnamedStatements } from './client.js'
 export { bigintToNumeric, byteaToHex, hexToBytea, numericToBigint, toArrayLiteral } from './columns.js'
 export type { CreateReadReplicasParameters, ReadReplicas, ReplicaProbe, ReplicaState } from './readReplicas.js'
 export { createReadReplicas, judgeReplica, lagFromSamples, parseLsn } from './readReplicas.js'

@@ -1,4 +1,4 @@
-import { compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db'
+import { boundedTransaction, compactIndexedRanges, type Db, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db'
 import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
 import type { Era1Files } from '../era1/era1Files.js'
@@ -46,7 +46,7 @@ export async function planNetwork(
   let indexed = await listIndexedRanges(deps.db, { network })
   // Every finished job adds a row; merge them now and then so planning stays cheap.
   if (indexed.length > 64) {
-    await deps.db.transaction(async (tx) => {
+    await boundedTransaction(deps.db, async (tx) => {
       // Note: under the shared write lock, so a reorg that un-marks heights never interleaves.
       await lockNetworkWrites(tx, { network, mode: 'shared' })
       await compactIndexedRanges(tx, { network })
