@@ -208,7 +208,10 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
       await sleep(100)
     }
     // Note: CSV field 22 (chkdown) counts a server's UP → DOWN moves: a check that flapped would have cut every session before the kill.
-    const primaryDownsBeforeKill = Number((await servers()).find((r) => r[1] === 'pg1')?.[22])
+    // (Asked until the stats page answers: on a loaded machine it can miss its 1 s timeout.)
+    let stats: string[][] | undefined
+    for (let attempt = 1; stats === undefined; attempt++) stats = await servers().catch((error: unknown) => (attempt < 10 ? undefined : Promise.reject(error)))
+    const primaryDownsBeforeKill = Number(stats.find((r) => r[1] === 'pg1')?.[22])
     log(`killing the primary at ${killedAtBlock} of ${options.blocks} blocks`)
     const killedAt = performance.now()
     await primary.stop('SIGKILL')
