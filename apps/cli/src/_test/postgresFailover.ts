@@ -178,8 +178,9 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
     // Note: --cache-entries 0, so every call reads the database; no Redis (rate limits off).
     const rpc = spawnCli(['rpc', '--config', `${config}.json`, '--port', '0', '--metrics-port', '0', '--cache-entries', '0', '--rate-limits', 'off', ...(options.rpcArgs ?? [])], { env })
     processes.push(rpc)
-    const port = (await rpc.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000))[1]
-    const readyUrl = `${(await rpc.waitFor(/rpc metrics on (http:\/\/\S+?)\/metrics/, 60_000))[1]}/ready`
+    // Note: 180 s: on a 2-core machine at load average 20 the rpc alone took 20 s to start.
+    const port = (await rpc.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 180_000))[1]
+    const readyUrl = `${(await rpc.waitFor(/rpc metrics on (http:\/\/\S+?)\/metrics/, 180_000))[1]}/ready`
     const ready = async () => (await fetch(readyUrl, { signal: AbortSignal.timeout(1000) })).status === 200
     await waitFor('the rpc is ready', ready, 60_000)
 
