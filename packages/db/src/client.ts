@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { releaseConnectionsOfFailedTransactions } from './drizzleInternals.js'
@@ -66,6 +67,8 @@ export type CreateDbReturnType = { db: Db; pool: pg.Pool; close: () => Promise<v
 // server connection), with the logger to tell once.
 const unnamedPools = new WeakMap<pg.Pool, boolean>()
 const poolLoggers = new WeakMap<pg.Pool, DbLogger>()
+// The statement timeout each pool asks for at connect time (ms), for the transactions that set it again (boundedTransaction).
+const poolStatementTimeouts = new WeakMap<pg.Pool, number>()
 
 /** SQLSTATEs of a named statement the server connection does not have (26000), or has from another client (42P05). */
 const lostStatementCodes = new Set(['26000', '42P05'])
@@ -187,6 +190,7 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   // Note: without a listener, an idle connection dropped by the server crashes the process.
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   if (logger !== undefined) poolLoggers.set(pool, logger)
+  if (t.statementTimeoutMs > 0) poolStatementTimeouts.set(pool, Math.trunc(t.statementTimeoutMs))
   if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
   let reportSettings: (() => void) | undefined
   if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
@@ -223,4 +227,21 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
       return closed
     },
   }
+}
+
+/**
+ * `db.transaction(fn)` whose statements keep the pool's statement timeout through a pooler: its
+ * first statement is `SET LOCAL statement_timeout`. PgBouncer drops the startup parameter
+ * (`ignore_startup_parameters`), so without it a statement waiting on a lock would wait until the
+ * client's query timeout, which closes the connection instead of cancelling; SET LOCAL lives in
+ * the transaction, which a pooler in transaction mode passes on whole, and ends with it, so no
+ * server connection keeps it for another client. Costs one round trip per transaction; none for
+ * a pool without a statement timeout.
+ */
+export function boundedTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const timeoutMs = poolStatementTimeouts.get(db.$client)
+  return db.transaction(async (tx) => {
+    if (timeoutMs !== undefined) await tx.execute(sql.raw(`set local statement_timeout = ${timeoutMs}`))
+    return fn(tx)
+  })
 }

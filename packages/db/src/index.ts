@@ -2,7 +2,7 @@
 // errors. The tables and queries live by context: `@uncle-rpc/db/chain` (the chain index) and
 // `@uncle-rpc/db/accounts` (accounts, keys, plans, usage); neither imports the other.
 export type { CreateDbParameters, CreateDbReturnType, Db, DbLogger, DbOrTx, DbTimeouts, Tx } from './client.js'
-export { createDb, defaultDbTimeouts, queryTimeoutMessage, useUnnamedStatements } from './client.js'
+export { boundedTransaction, createDb, defaultDbTimeouts, queryTimeoutMessage, useUnnamedStatements } from './client.js'
 export { bigintToNumeric, byteaToHex, hexToBytea, numericToBigint, toArrayLiteral } from './columns.js'
 export type { CreateReadReplicasParameters, ReadReplicas, ReplicaProbe, ReplicaState } from './readReplicas.js'
 export { createReadReplicas, judgeReplica, lagFromSamples, parseLsn } from './readReplicas.js'

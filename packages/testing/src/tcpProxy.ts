@@ -18,9 +18,11 @@ export type TcpProxy = {
   delayMs: number
   /**
    * Sends new connections to `to` and destroys the open ones, as a virtual IP moved to another
-   * server or HAProxy with `on-marked-down shutdown-sessions` does at a failover.
+   * server or HAProxy with `on-marked-down shutdown-sessions` does at a failover. With
+   * `keepOpen`, the open ones stay on the old server (a hung one keeps them hung): a switch that
+   * cuts no session, as a DNS name or a proxy without shutdown-sessions moved away from a hung primary.
    */
-  retarget(to: { host: string; port: number }): void
+  retarget(to: { host: string; port: number }, options?: { keepOpen?: boolean }): void
   close(): Promise<void>
 }
 
@@ -132,9 +134,9 @@ export async function createTcpProxy(target: { host: string; port: number }, opt
       mode = 'open'
       if (wasCut) await listen()
     },
-    retarget(to) {
+    retarget(to, { keepOpen = false } = {}) {
       current = to
-      destroyAll()
+      if (!keepOpen) destroyAll()
     },
     async close() {
       destroyAll()

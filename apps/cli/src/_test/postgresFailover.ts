@@ -180,8 +180,9 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
     // Note: --cache-entries 0, so every call reads the database; no Redis (rate limits off).
     const rpc = spawnCli(['rpc', '--config', `${config}.json`, '--port', '0', '--metrics-port', '0', '--cache-entries', '0', '--rate-limits', 'off', ...(options.rpcArgs ?? [])], { env })
     processes.push(rpc)
-    const port = (await rpc.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 60_000))[1]
-    const readyUrl = `${(await rpc.waitFor(/rpc metrics on (http:\/\/\S+?)\/metrics/, 60_000))[1]}/ready`
+    // Note: 180 s: on a 2-core machine at load average 20 the rpc alone took 20 s to start.
+    const port = (await rpc.waitFor(/rpc listening on http:\/\/127\.0\.0\.1:(\d+)\//, 180_000))[1]
+    const readyUrl = `${(await rpc.waitFor(/rpc metrics on (http:\/\/\S+?)\/metrics/, 180_000))[1]}/ready`
     const ready = async () => (await fetch(readyUrl, { signal: AbortSignal.timeout(1000) })).status === 200
     await waitFor('the rpc is ready', ready, 60_000)
 
@@ -210,7 +211,10 @@ export async function runPostgresFailover(options: PostgresFailoverOptions): Pro
       await sleep(100)
     }
     // Note: CSV field 22 (chkdown) counts a server's UP → DOWN moves: a check that flapped would have cut every session before the kill.
-    const primaryDownsBeforeKill = Number((await servers()).find((r) => r[1] === 'pg1')?.[22])
+    // (Asked until the stats page answers: on a loaded machine it can miss its 1 s timeout.)
+    let stats: string[][] | undefined
+    for (let attempt = 1; stats === undefined; attempt++) stats = await servers().catch((error: unknown) => (attempt < 10 ? undefined : Promise.reject(error)))
+    const primaryDownsBeforeKill = Number(stats.find((r) => r[1] === 'pg1')?.[22])
     log(`killing the primary at ${killedAtBlock} of ${options.blocks} blocks`)
     const killedAt = performance.now()
     await primary.stop('SIGKILL')

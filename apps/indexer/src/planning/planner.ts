@@ -1,4 +1,4 @@
-import type { Db } from '@uncle-rpc/db'
+import { boundedTransaction, type Db } from '@uncle-rpc/db'
 import { compactIndexedRanges, listEra1Refusals, listIndexedRanges, lockNetworkWrites } from '@uncle-rpc/db/chain'
 import type { Logger } from '@uncle-rpc/config'
 import type { Queue } from 'bullmq'
@@ -47,7 +47,7 @@ export async function planNetwork(
   let indexed = await listIndexedRanges(deps.db, { network })
   // Every finished job adds a row; merge them now and then so planning stays cheap.
   if (indexed.length > 64) {
-    await deps.db.transaction(async (tx) => {
+    await boundedTransaction(deps.db, async (tx) => {
       // Note: under the shared write lock, so a reorg that un-marks heights never interleaves.
       await lockNetworkWrites(tx, { network, mode: 'shared' })
       await compactIndexedRanges(tx, { network })

@@ -1,5 +1,5 @@
 import { BaseError } from '@uncle-rpc/errors'
-import { CanonicalBlockConflictError, type Db } from '@uncle-rpc/db'
+import { boundedTransaction, CanonicalBlockConflictError, type Db } from '@uncle-rpc/db'
 import {
   type CanonicalBlockRef,
   canonicalBlocks,
@@ -55,7 +55,7 @@ async function applyAppend(db: Db, plan: AppendPlan): Promise<WriteOutcome> {
   const runs = plan.runs.filter((r) => r.length > 0)
   let outcome: WriteOutcome
   try {
-    outcome = await db.transaction(async (tx) => {
+    outcome = await boundedTransaction(db, async (tx) => {
       await lockNetworkWrites(tx, { network, mode: 'shared' })
       let written = 0
       let unclesWritten = 0
@@ -103,7 +103,7 @@ async function applyAppend(db: Db, plan: AppendPlan): Promise<WriteOutcome> {
 async function applyReorg(db: Db, plan: ReorgPlan): Promise<WriteOutcome> {
   const { network, chain } = plan
   const { from: low, to: high } = edges(chain)
-  return db.transaction(async (tx) => {
+  return boundedTransaction(db, async (tx) => {
     await lockNetworkWrites(tx, { network, mode: 'exclusive' })
     const stored = await canonicalBlocks(tx, { network, from: low - 1n, to: high + 1n })
     // The walk stopped where the stored chain agreed (or had nothing): still so?

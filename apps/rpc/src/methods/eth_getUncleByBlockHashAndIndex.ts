@@ -42,7 +42,8 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   // Lookups in flight by answer key: identical concurrent requests share one query (and one
   // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
-  const inFlight = new Map<string, { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel }>()
+  // `resumed` is the gate's when the lookup began: a request that joins it reports its failure as the lookup's.
+  const inFlight = new Map<string, { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel; resumed: number }>()
 
   /** The answer's JSON: its UTF-8 bytes when the cache keeps it, else the text (written straight into the response). */
   async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<string | Uint8Array | null> {
@@ -75,12 +76,13 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     const { failover } = context
     if (failover?.kind !== 'forward' || blockKnown === undefined) return null
     if (!gate.admit()) throw unavailable(failover, blockHash, index, paused)
+    const resumed = gate.resumed
     let known: boolean
     try {
       known = await withDeadline(blockKnown({ network: context.network.name, blockHash }))
       gate.succeeded()
     } catch (error) {
-      gate.failed()
+      gate.failed(resumed)
       throw unavailable(failover, blockHash, index, error)
     }
     if (!known) failover.need(forwardCall(blockHash, index))
@@ -92,7 +94,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     if (shared === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
       const abort = new LookupCancel()
-      const entry = { answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort }
+      const entry = { answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort, resumed: gate.resumed }
       const settled = () => {
         if (inFlight.get(key) === entry) inFlight.delete(key)
       }
@@ -106,7 +108,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       json = await withDeadline(shared.answer)
       gate.succeeded()
     } catch (error) {
-      gate.failed()
+      gate.failed(shared.resumed)
       // Note: the last request to give up drops the lookup, so a queue of lookups nobody waits for is not sent.
       if (--shared.waiters === 0) {
         if (inFlight.get(key) === shared) inFlight.delete(key)

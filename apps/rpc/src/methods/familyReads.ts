@@ -38,12 +38,13 @@ export function createFamilyReads({ deadlineMs, gate = createReadGate({ cooldown
   return {
     async read(context, call, query) {
       if (!gate.admit()) throw unavailable(context.failover, call, paused)
+      const resumed = gate.resumed
       try {
         const value = await withDeadline(query())
         gate.succeeded()
         return value
       } catch (error) {
-        gate.failed()
+        gate.failed(resumed)
         throw unavailable(context.failover, call, error)
       }
     },

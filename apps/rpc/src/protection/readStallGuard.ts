@@ -56,15 +56,47 @@ export class ReadsPausedError extends BaseError {
 /** How long reads pause after repeated failures: max(1 s, 4 × the deadline). */
 export const readPauseMs = (deadlineMs: number) => Math.max(1000, 4 * deadlineMs)
 
-/** A circuit breaker in front of the database reads of the methods (breaker.ts). */
-export type ReadGate = Pick<Breaker, 'admit' | 'succeeded' | 'failed' | 'state'>
+/**
+ * A circuit breaker in front of the database reads of the methods (breaker.ts), that tells a
+ * read's failure from a stale one: ask `admit()`, take `resumed` as the read starts, and report
+ * its outcome with `succeeded()` or `failed(resumed)`.
+ */
+export type ReadGate = Pick<Breaker, 'admit' | 'succeeded' | 'state'> & {
+  /** How many times reads resumed after a pause (its cooldown ended, or a read succeeded while it paused). */
+  readonly resumed: number
+  /** A read begun at `resumed` failed or missed its deadline; it counts only if no resumption came since. */
+  failed(resumedWhenStarted: number): void
+}
 
 /**
  * After `failureThreshold` consecutive failed or late reads, no read starts for `cooldownMs`; then
  * one probe goes, and its outcome closes or re-opens the gate. Note: without it, a stalled
  * database (connections hung, not refused) would collect every request's query in the pool's
- * queue for as long as it stalls; with it, the queue holds about one cooldown's worth.
+ * queue for as long as it stalls; with it, the queue holds about one cooldown's worth. A failure
+ * of a read begun before the pause last ended (one held on a dead server's connection or queued
+ * for one, cut only after a failover) says nothing about the database answering now: it does
+ * not count, so it neither re-opens the gate nor fails the probe (its request still fails).
  */
 export function createReadGate({ failureThreshold = 5, cooldownMs = 1000 }: { failureThreshold?: number; cooldownMs?: number } = {}): ReadGate {
-  return createBreaker({ failureThreshold, cooldownMs })
+  let resumed = 0
+  const breaker = createBreaker({
+    failureThreshold,
+    cooldownMs,
+    onChange: ({ from, to }) => {
+      if (from === 'open' || to === 'closed') resumed++
+    },
+  })
+  return {
+    admit: () => breaker.admit(),
+    succeeded: () => breaker.succeeded(),
+    failed(resumedWhenStarted) {
+      if (resumedWhenStarted === resumed) breaker.failed()
+    },
+    get state() {
+      return breaker.state
+    },
+    get resumed() {
+      return resumed
+    },
+  }
 }

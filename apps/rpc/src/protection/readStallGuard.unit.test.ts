@@ -50,17 +50,50 @@ describe('createDeadline', () => {
 describe('createReadGate', () => {
   test('default: opens after 5 consecutive failures, one probe after the cooldown, closes on success', async () => {
     const gate = createReadGate({ failureThreshold: 5, cooldownMs: 50 })
-    for (let i = 0; i < 4; i++) gate.failed()
+    for (let i = 0; i < 4; i++) gate.failed(gate.resumed)
     expect(gate.admit()).toBe(true)
-    gate.failed()
+    gate.failed(gate.resumed)
     expect(gate.admit()).toBe(false)
     await sleep(60)
     expect([gate.admit(), gate.admit()]).toEqual([true, false])
-    gate.failed()
+    gate.failed(gate.resumed)
     expect(gate.admit()).toBe(false)
     await sleep(60)
     expect(gate.admit()).toBe(true)
     gate.succeeded()
     expect([gate.admit(), gate.admit()]).toEqual([true, true])
+  })
+
+  test('behavior: a read begun before the database answered again fails after it: no new pause; one begun after does pause', async () => {
+    const gate = createReadGate({ failureThreshold: 5, cooldownMs: 50 })
+    // Ten reads start on the old server; five fail, the others hang (on a connection of a dead server).
+    const before = Array.from({ length: 10 }, () => (gate.admit(), gate.resumed))
+    for (const read of before.slice(0, 5)) gate.failed(read)
+    expect(gate.state).toBe('open')
+    // The database answers again (a heads read succeeded) and the pause ends.
+    gate.succeeded()
+    // The hung reads are cut now: they fail, but say nothing about the server that answers.
+    for (const read of before.slice(5)) gate.failed(read)
+    expect([gate.state, gate.admit()]).toEqual(['closed', true])
+    // Reads begun after the recovery that fail do pause.
+    for (let i = 0; i < 5; i++) {
+      expect(gate.admit()).toBe(true)
+      gate.failed(gate.resumed)
+    }
+    expect([gate.state, gate.admit()]).toEqual(['open', false])
+  })
+
+  test('behavior: after the cooldown only the probe decides; a read begun before the pause that fails meanwhile does not re-open', async () => {
+    const gate = createReadGate({ failureThreshold: 1, cooldownMs: 30 })
+    const stale = gate.resumed
+    gate.failed(gate.resumed)
+    expect(gate.state).toBe('open')
+    await sleep(40)
+    expect(gate.admit()).toBe(true)
+    const probe = gate.resumed
+    gate.failed(stale)
+    expect([gate.state, gate.admit()]).toEqual(['half-open', false])
+    gate.failed(probe)
+    expect([gate.state, gate.admit()]).toEqual(['open', false])
   })
 })
