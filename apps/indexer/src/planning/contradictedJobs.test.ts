@@ -74,6 +74,16 @@ describe('contradicted jobs', () => {
     expect(runs).toEqual(['0-99'])
   })
 
+  test('behavior: a job whose move another planner holds (its requeue lock) is left to that planner', async () => {
+    const planned = new Map([[rangeJobId(ranges[1]!), ranges[1]!]])
+    const client = (await queue.getBackend().client) as unknown as { set(k: string, v: string): Promise<unknown>; del(k: string): Promise<number> }
+    await client.set(queue.toKey('requeue-lock:100-199'), 'another planner')
+    expect(await requeueContradictedJobs(queue, planned, async () => [])).toEqual([])
+    await client.del(queue.toKey('requeue-lock:100-199'))
+    expect(await requeueContradictedJobs(queue, planned, async () => [])).toEqual(['100-199'])
+    await waitCompleted(3)
+  })
+
   test('behavior: ids not planned (the database holds them) are left alone', async () => {
     expect(await requeueContradictedJobs(queue, new Map(), async () => [])).toEqual([])
     expect(await requeueContradictedJobs(queue, new Map([['300-399', { from: 300n, to: 399n }]]), async () => [])).toEqual([])

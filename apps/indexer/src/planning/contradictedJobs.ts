@@ -40,18 +40,45 @@ export async function requeueContradictedJobs(
   for (const id of candidates) {
     const range = planned.get(id)
     if (range === undefined || coversRange(indexed, range)) continue
-    const job = (await queue.getJob(id)) as Job | undefined
-    const run = runOf(job)
-    if (job === undefined || run === undefined || run !== seen.get(id)) continue
-    try {
-      await job.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
-      requeued.push(id)
-    } catch {
-      // Note: another planner moved it first, or it was removed meanwhile (removeOnComplete); either way it is not completed now.
-    }
+    if (await moveBackIfSameRun(queue, id, seen.get(id))) requeued.push(id)
   }
   return requeued
 }
+
+/**
+ * Moves job `id` back to waiting if the run seen completed is still its last. The check and the
+ * move hold a short per-job Redis lock: without it, another planner could move the job back, a
+ * worker run it and complete it again between this planner's check and its move, and the job would
+ * run twice. A planner that finds the lock taken leaves the job to the one holding it.
+ */
+async function moveBackIfSameRun(queue: Queue, id: string, seenRun: string | undefined): Promise<boolean> {
+  // Note: BullMQ's client is ioredis behind a proxy that passes native arguments through (SET … NX is not in its typed subset).
+  const client = (await queue.getBackend().client) as unknown as LockClient
+  const lock = queue.toKey(`requeue-lock:${id}`)
+  const token = `${process.pid}:${Math.random()}`
+  if ((await client.set(lock, token, 'PX', requeueLockMs, 'NX')) !== 'OK') return false
+  try {
+    const job = (await queue.getJob(id)) as Job | undefined
+    const run = runOf(job)
+    if (job === undefined || run === undefined || run !== seenRun) return false
+    await job.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+    return true
+  } catch {
+    // Note: removed meanwhile (removeOnComplete), or no longer completed; either way it is not completed now.
+    return false
+  } finally {
+    if ((await client.get(lock)) === token) await client.del(lock)
+  }
+}
+
+type LockClient = {
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>
+  get(key: string): Promise<string | null>
+  del(key: string): Promise<number>
+}
+
+// Long enough for a getJob and a retry on a slow Redis; a planner that died holding it frees it by expiry.
+const requeueLockMs = 10_000
 
 /** One run of a finished job: when it started and finished (a retry clears both). */
 function runOf(job: Job | undefined): string | undefined {
