@@ -2,16 +2,13 @@ import { createRedisClient, type Logger, type RedisTarget, warnUnlessNoEviction 
 import type { Redis } from 'ioredis'
 import type { KeyRecord } from './auth.js'
 import { RedisUnavailableError } from '../errors.js'
+import { createLocalLimits } from './localLimits.js'
 import { dayOfSecond, decodeRateLimitReply, leaseSize, type RateLimitReply, rateLimitLua } from './rateLimitScript.js'
+import { admitted, type RateVerdict, type Refusal } from './rateVerdict.js'
+import { createRedisClock } from './redisClock.js'
+import { createRedisHealth } from './redisHealth.js'
 
-/** The outcome of taking requests from a key's budgets. */
-export type RateVerdict =
-  | { ok: true }
-  | { ok: false; kind: 'rps'; currentRps: number; allowedRps: number; retryAfterSeconds: number }
-  | { ok: false; kind: 'daily'; allowedDaily: number; retryAfterSeconds: number }
-
-type Refusal = RateVerdict & { ok: false }
-const admitted: RateVerdict = Object.freeze({ ok: true })
+export type { RateVerdict }
 
 /** Per-second and per-UTC-day limits per key, shared through Redis by every RPC process. */
 export type RateLimiter = {
@@ -94,26 +91,9 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
   warnUnlessNoEviction(redis, logger)
 
   const states = new Map<number, KeyState>()
-  // Health. Invariant: downSince > 0 exactly while failing open; Redis is not asked before retryAt.
-  let downSince = 0
-  let retryAt = 0
-  let backoff = backoffMs
-  let lastLog = 0
-  let fallbackRequests = 0
-  // Per-process windows used while failing open: key id → second and requests admitted in it.
-  const local = new Map<number, { second: number; used: number }>()
-  // Redis's clock minus ours (ms), as the smallest `Redis time at run − our time at send` seen
-  // lately (an upper bound of the true offset; the smallest has the least delay in it).
-  let clockOffsetMs = 0
-  let offsetSeenAt = 0
-  const noteClock = (reply: RateLimitReply, sentAt: number) => {
-    const sample = reply.second * 1000 + (1000 - reply.msLeftInSecond) - sentAt
-    if (sample < clockOffsetMs || Date.now() - offsetSeenAt > 10_000) {
-      clockOffsetMs = sample
-      offsetSeenAt = Date.now()
-    }
-  }
-  const deadlineFor = (sentAt: number) => Math.round(sentAt + clockOffsetMs + commandTimeoutMs / 2)
+  const health = createRedisHealth(logger, { backoffMs, maxBackoffMs, logEveryMs })
+  const localLimits = createLocalLimits()
+  const clock = createRedisClock(commandTimeoutMs)
   const decide = (waiter: Waiter, verdict: RateVerdict) => {
     if (waiter.decided) return
     waiter.decided = true
@@ -121,54 +101,15 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     waiter.resolve(verdict)
   }
 
-  function down(error: unknown) {
-    const now = Date.now()
-    retryAt = now + backoff
-    backoff = Math.min(backoff * 2, maxBackoffMs)
-    if (downSince === 0 || now - lastLog >= logEveryMs) {
-      logger.error({
-        msg:
-          downSince === 0
-            ? 'rate limiting: Redis unreachable; failing open to per-process per-second limits (daily limits not enforced)'
-            : 'rate limiting: Redis still unreachable; per-process limits in force',
-        error: (error as Error).message,
-        requests_in_fallback: fallbackRequests,
-      })
-      lastLog = now
-    }
-    if (downSince === 0) downSince = now
-  }
-
-  function up() {
-    if (downSince !== 0) {
-      logger.warn({ msg: 'rate limiting: Redis reachable again; shared limits restored', down_ms: Date.now() - downSince, requests_in_fallback: fallbackRequests })
-      downSince = 0
-      fallbackRequests = 0
-    }
-    backoff = backoffMs
-  }
-
   // Note: ioredis emits 'error' on every failed (re)connect; an unhandled one would crash the process.
-  redis.on('error', (error: Error) => down(error))
+  redis.on('error', (error: Error) => health.down(error))
   // Note: a new connection (Redis back, or a replica promoted by Sentinel) ends the back-off: the
   // next request asks Redis, so limits are shared again at once rather than up to maxBackoffMs later.
-  redis.on('ready', () => {
-    retryAt = 0
-  })
+  redis.on('ready', () => health.retryNow())
 
   function fallback(key: KeyRecord, cost: number): RateVerdict {
-    fallbackRequests++
-    const second = Math.floor(Date.now() / 1000)
-    let window = local.get(key.id)
-    if (window === undefined || window.second !== second) {
-      if (local.size > 100_000) local.clear()
-      window = { second, used: 0 }
-      local.set(key.id, window)
-    }
-    if (window.used + cost > key.requestsPerSecond)
-      return { ok: false, kind: 'rps', currentRps: window.used + cost, allowedRps: key.requestsPerSecond, retryAfterSeconds: 1 }
-    window.used += cost
-    return admitted
+    health.countFallback()
+    return localLimits(key, cost)
   }
 
   function stateOf(key: KeyRecord): KeyState {
@@ -197,9 +138,9 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
       }
       state.blocked = undefined
     }
-    if (downSince !== 0 && now < retryAt) return fallback(state.key, cost)
+    if (health.backingOff(now)) return fallback(state.key, cost)
     if (redis.status !== 'ready') {
-      if (downSince === 0) down(new RedisUnavailableError(redis.status))
+      if (!health.isDown) health.down(new RedisUnavailableError(redis.status))
       return fallback(state.key, cost)
     }
     return undefined
@@ -247,14 +188,14 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
     const ask = async (given: number, seed: number) => {
       const sentAt = Date.now()
       const reply = decodeRateLimitReply(
-        await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, given, state.second, seed, deadlineFor(sentAt)),
+        await redis.uncleRateLimit(base, key.requestsPerSecond, key.requestsPerDay, want, given, state.second, seed, clock.deadlineFor(sentAt)),
       )
-      noteClock(reply, sentAt)
+      clock.note(reply, sentAt)
       return reply
     }
     try {
       let reply = await ask(back, admittedOnDay ? -1 : 0)
-      up()
+      health.up()
       if (reply.granted === -1) {
         const day = dayOfSecond(reply.second)
         const seed = await rebuiltDailyCount(key, day)
@@ -269,7 +210,7 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
       if (reply.granted === -2) for (const waiter of waiters) decide(waiter, fallback(key, waiter.cost))
       else settle(state, waiters, reply)
     } catch (error) {
-      down(error)
+      health.down(error)
       for (const waiter of waiters) decide(waiter, fallback(key, waiter.cost))
     }
     finish(state)
@@ -328,7 +269,7 @@ export function createRateLimiter({ logger, admittedOnDay }: RateLimiterDeps, pa
   return {
     take,
     get shared() {
-      return downSince === 0 && redis.status === 'ready'
+      return !health.isDown && redis.status === 'ready'
     },
     ready: (ms) =>
       redis.status === 'ready'
