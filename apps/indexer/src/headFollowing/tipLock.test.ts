@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sleep } from '@uncle-rpc/process'
+import { startRedisServer } from '@uncle-rpc/testing'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { createTipLock } from './tipLock.js'
@@ -82,5 +83,32 @@ describe('createTipLock', () => {
     await vi.waitUntil(() => reasons.length > 0, { timeout: 2_000, interval: 10 })
     expect(reasons).toEqual(['taken'])
     await redis.del(k)
+  })
+
+  test('error: a frozen Redis (renewals neither answer nor fail) loses the lease once it would have expired, and it is taken again after', async () => {
+    const server = await startRedisServer()
+    // No command timeout on the client: the lock must notice the silence by itself.
+    const client = new Redis(server.url, { maxRetriesPerRequest: 2 })
+    try {
+      const k = key()
+      const reasons: string[] = []
+      const a = createTipLock(client, { key: k, ttlMs: 300, onLost: (reason) => reasons.push(reason) })
+      expect(await a.acquire()).toBe(true)
+      server.freeze()
+      const frozenAt = Date.now()
+      await vi.waitUntil(() => reasons.length > 0, { timeout: 3_000, interval: 10 })
+      expect(reasons).toEqual(['unreachable'])
+      expect(a.held).toBe(false)
+      // Given up no sooner than the lease could have expired, and not long after.
+      expect(Date.now() - frozenAt).toBeGreaterThanOrEqual(200)
+      server.thaw()
+      // The renewals sent while frozen run now; the key lapses and the lease can be taken again.
+      await vi.waitUntil(async () => await a.acquire(), { timeout: 3_000, interval: 50 })
+      expect(a.held).toBe(true)
+      await a.release()
+    } finally {
+      client.disconnect()
+      await server.stop()
+    }
   })
 })

@@ -51,14 +51,27 @@ export function createTipLock(redis: Redis, { key, ttlMs, onLost }: CreateTipLoc
     onLost?.(reason)
   }
 
+  // Note: a renewal that never comes back (a frozen Redis, a connection that went silent) neither
+  // answers nor fails; the ticks after it see it still out and give the lease up once it would have
+  // expired, while another process may take it. A late tick with no renewal out (a busy event
+  // loop) still renews.
+  let renewing = false
   const renew = async () => {
+    if (renewing) {
+      if (Date.now() - renewedAt >= ttlMs) lose('unreachable')
+      return
+    }
+    renewing = true
     try {
       const result = await redis.eval(renewScript, 1, key, token, String(ttlMs))
+      if (!held) return
       if (result === 0) lose('taken')
       else renewedAt = Date.now()
     } catch {
       // Note: Redis unreachable: the lease may still be ours until it would have expired.
       if (Date.now() - renewedAt >= ttlMs) lose('unreachable')
+    } finally {
+      renewing = false
     }
   }
 
