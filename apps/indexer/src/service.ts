@@ -67,7 +67,9 @@ export async function startIndexer(
   // Workers wait through a Redis failover; producers (planning, metrics) fail fast and retry on their own.
   const connection = bullmqConnection(deps.redis, workerTuning)
   const queueConnection = bullmqConnection(deps.redis, producerTuning)
-  const redis = createRedisClient(deps.redis, { maxRetriesPerRequest: 2 })
+  // Note: a command unanswered for 5 s fails (a cut-off server never answers), so taking the tip
+  // lease is tried again rather than waited on forever.
+  const redis = createRedisClient(deps.redis, { maxRetriesPerRequest: 2, commandTimeout: 5_000 })
   redis.on('error', (error) => deps.logger.debug({ msg: 'redis (tip lease) connection error', error: error.message }))
   warnUnlessNoEviction(redis, deps.logger)
   const owner = createQueueOwner(redis, deps.prefix, () => getDatabaseIdentity(deps.db), deps.logger)

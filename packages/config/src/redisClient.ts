@@ -15,14 +15,20 @@ export const workerTuning: RedisTuning = { maxRetriesPerRequest: null }
 
 /**
  * Queue producers and readers: while disconnected a command fails at once instead of waiting in
- * ioredis's offline queue (BullMQ's production guide); the planner and metrics retry on their own.
+ * ioredis's offline queue (BullMQ's production guide), and one unanswered for 10 s (a frozen or
+ * cut-off server) fails too, so a planning pass says so instead of hanging; the planner and
+ * metrics retry on their own.
  */
-export const producerTuning: RedisTuning = { enableOfflineQueue: false }
+export const producerTuning: RedisTuning = { enableOfflineQueue: false, commandTimeout: 10_000 }
 
-/** One-shot commands (status, the check of `start`): one connection attempt, 3 s, then an error. */
+/**
+ * One-shot commands (status, the check of `start`): one connection attempt, 3 s, then an error;
+ * a command unanswered for 3 s (a frozen Redis accepts the connection and never replies) fails too.
+ */
 export const oneShotTuning: RedisTuning = {
   maxRetriesPerRequest: 1,
   connectTimeout: 3_000,
+  commandTimeout: 3_000,
   retryStrategy: () => null,
   sentinelRetryStrategy: () => null,
 }
