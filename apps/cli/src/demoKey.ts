@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from '@uncle-rpc/db'
-import { createApiKey, findApiKey, hashApiKey } from '@uncle-rpc/db/accounts'
+import { createApiKey, findApiKey, hashSecret } from '@uncle-rpc/db/accounts'
 
 // `npm start`'s demo key, kept across starts: a key is stored only as its sha256, so the key
 // itself is kept in a file (mode 600) beside the checkout, one per database. A new one is made
@@ -31,7 +31,7 @@ function readKey(path: string): string | undefined {
 export async function demoKey(db: Db, path: string): Promise<{ key: string; created: boolean }> {
   const kept = readKey(path)
   if (kept !== undefined) {
-    const row = await findApiKey(db, { keyHash: hashApiKey(kept) })
+    const row = await findApiKey(db, { keyHash: hashSecret(kept) })
     if (row !== null && row.revokedAt === null) return { key: kept, created: false }
   }
   const { key } = await createApiKey(db, { plan: 'growth', label: demoKeyLabel })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '@uncle-rpc/db'
-import { findKeyPolicy, hashApiKey } from '@uncle-rpc/db/accounts'
+import { findKeyPolicy, hashSecret } from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ApiUser, signUp, startTestDashboard, type TestDashboard } from './_test/client.js'
@@ -37,12 +37,12 @@ describe('dashboard API: keys', () => {
     expect(secret.status).toBe(201)
     expect(secret.body.authorization).toBe(`Basic ${Buffer.from(`:${secret.body.secret as string}`).toString('base64')}`)
     await dev.call('PATCH', `/keys/${id}`, { rpsCap: 4, dailyCap: 50, allowedUserAgents: ['wallet/', 'wallet/'] })
-    const policy = await findKeyPolicy(db, { keyHash: hashApiKey(apiKey) })
+    const policy = await findKeyPolicy(db, { keyHash: hashSecret(apiKey) })
     expect(policy).toMatchObject({ requestsPerSecond: 4, requestsPerDay: 50, networks: ['sepolia'], allowedUserAgents: ['wallet/'] })
     expect(policy?.secretHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect((await dev.call('GET', `/keys/${id}`)).body.key).toMatchObject({ requireSecret: true, rpsCap: 4 })
     await dev.call('PATCH', `/keys/${id}`, { rpsCap: null })
-    expect((await findKeyPolicy(db, { keyHash: hashApiKey(apiKey) }))?.requestsPerSecond).toBe(10)
+    expect((await findKeyPolicy(db, { keyHash: hashSecret(apiKey) }))?.requestsPerSecond).toBe(10)
   })
 
   test('behavior: a network with a publicUrl in the config shows its own address; the others stay under --rpc-url by path', async () => {
@@ -72,7 +72,7 @@ describe('dashboard API: keys', () => {
     const rotated = await dev.call('POST', `/keys/${old.id}/rotate`, { secret: 'keep' })
     expect(rotated.status).toBe(201)
     expect(rotated.body.key).toMatchObject({ name: 'rotating', allowedOrigins: ['*.example.com'], requireSecret: true, revokedAt: null })
-    expect((await findKeyPolicy(db, { keyHash: hashApiKey(old.key) }))?.revokedAt).not.toBeNull()
+    expect((await findKeyPolicy(db, { keyHash: hashSecret(old.key) }))?.revokedAt).not.toBeNull()
     expect((await dev.call('PATCH', `/keys/${old.id}`, { name: 'again' })).status).toBe(409)
     expect((await dev.call('POST', `/keys/${old.id}/rotate`)).status).toBe(404)
     expect((await dev.call('POST', `/keys/${old.id}/revoke`)).status).toBe(404)
@@ -82,7 +82,7 @@ describe('dashboard API: keys', () => {
     const created = await dev.call('POST', '/keys', { name: 'leaked' })
     const id = (created.body.key as { id: number }).id
     await dev.call('POST', `/keys/${id}/secret`)
-    const oldHash = (await findKeyPolicy(db, { keyHash: hashApiKey(created.body.apiKey as string) }))?.secretHash
+    const oldHash = (await findKeyPolicy(db, { keyHash: hashSecret(created.body.apiKey as string) }))?.secretHash
     expect((await dev.call('POST', `/keys/${id}/rotate`)).body).toEqual({
       error: 'secret: the key requires a secret: say "new" to rotate it too (after a leak) or "keep" to keep it',
     })
@@ -92,7 +92,7 @@ describe('dashboard API: keys', () => {
     const secret = rotated.body.secret as string
     expect(secret).toMatch(/^[\w-]{32}$/)
     expect(rotated.body.authorization).toBe(`Basic ${Buffer.from(`:${secret}`).toString('base64')}`)
-    const policy = await findKeyPolicy(db, { keyHash: hashApiKey(rotated.body.apiKey as string) })
+    const policy = await findKeyPolicy(db, { keyHash: hashSecret(rotated.body.apiKey as string) })
     expect(policy?.secretHash).toBe(`0x${createHash('sha256').update(secret).digest('hex')}`)
     expect(policy?.secretHash).not.toBe(oldHash)
     // A key without a secret rotates as before, and says nothing of secrets.

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Db } from '@uncle-rpc/db'
-import { createApiKey, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { createApiKey, hashSecret, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, runCli, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
@@ -196,14 +196,14 @@ describeWithFixtures([era1, mainnetUnclesDerived], 'acceptance: plans, rate limi
     await post(a, keys.usage, '{"jsonrpc":"2.0","id":7,"method":"eth_getUncleByBlockHashAndIndex","params":[]}')
     const day = new Date().toISOString().slice(0, 10)
     const expected = { usage: { requests: 7, errors: 2, forwarded: 2, rateLimited: 0 }, rps5: { requests: 51, rateLimited: 0 } }
-    let rows = await listUsage(db.db, { keyHash: hashApiKey(keys.usage), days: 1 })
+    let rows = await listUsage(db.db, { keyHash: hashSecret(keys.usage), days: 1 })
     for (let tries = 0; tries < 50 && rows?.[0]?.requests !== expected.usage.requests; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100))
-      rows = await listUsage(db.db, { keyHash: hashApiKey(keys.usage), days: 1 })
+      rows = await listUsage(db.db, { keyHash: hashSecret(keys.usage), days: 1 })
     }
     expect(rows).toEqual([{ keyId: expect.any(Number), day, ...zeroUsageCounts(), ...expected.usage }])
     // The rate-limited key: every request counted, the refused ones as errors and rate_limited.
-    const [limited] = (await listUsage(db.db, { keyHash: hashApiKey(keys.rps5), days: 1 })) ?? []
+    const [limited] = (await listUsage(db.db, { keyHash: hashSecret(keys.rps5), days: 1 })) ?? []
     expect(limited?.requests).toBe(expected.rps5.requests)
     expect(limited?.rateLimited).toBe(limited?.errors)
     expect(limited?.rateLimited).toBeGreaterThanOrEqual(40)

@@ -5,6 +5,8 @@
 export type { AccessHeaders, AccessRequest, KeyAccess, KeyAccessSettings } from './keyAccess.js'
 export { accessAllowed, accessRefusal, basicPassword, compileKeyAccess, rejectedBody } from './keyAccess.js'
 export { emailPattern } from './email.js'
+export type { KeySecret } from './keySecret.js'
+export { newKeySecret } from './keySecret.js'
 export type { KeyRecord, KeyStore } from './keyRecord.js'
 export { createDbKeyStore } from './keyStore.js'
 export { burnVerification, hashPassword, verifyPassword } from './password/password.js'

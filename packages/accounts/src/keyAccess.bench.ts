@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hashSecret } from '@uncle-rpc/db/accounts'
 import { bench, describe } from 'vitest'
 import { accessAllowed, compileKeyAccess } from './keyAccess.js'
 
@@ -11,7 +11,7 @@ const worst = compileKeyAccess({
   networks: ['mainnet'],
   allowedOrigins: [...Array.from({ length: 28 }, (_, i) => `https://app${i}.example.com`), '*.dapp.example', 'https://bench.example.com'],
   allowedUserAgents: Array.from({ length: 30 }, (_, i) => `bench-agent-${i}/`),
-  secretHash: `0x${createHash('sha256').update('bench secret').digest('hex')}`,
+  secretHash: hashSecret('bench secret'),
 })!
 const request = {
   network: 'mainnet',
@@ -31,6 +31,10 @@ describe('key restrictions per request', () => {
   })
   bench('same, wildcard origin (walks the suffixes)', () => {
     accessAllowed(worst, wildcard)
+  })
+  bench('same, the secret hashed every request (its header not remembered)', () => {
+    worst.goodAuthorizations.clear()
+    accessAllowed(worst, request)
   })
   let n = 0
   bench('same, a new Origin and User-Agent every request (nothing remembered)', () => {

@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
+import { secretDigest } from '@uncle-rpc/db/accounts'
 import { errorResponse, RejectedError } from '@uncle-rpc/jsonrpc'
 
 /** A key's restrictions as stored (api_keys): empty lists and nulls mean "no restriction". */
@@ -123,8 +124,7 @@ function secretAllowed(access: KeyAccess, authorization: string | undefined): bo
   if (access.goodAuthorizations.has(authorization)) return true
   const secret = basicPassword(authorization)
   if (secret === undefined || secret === '') return false
-  const digest = createHash('sha256').update(secret).digest()
-  if (!timingSafeEqual(digest, access.secretHash!)) return false
+  if (!timingSafeEqual(secretDigest(secret), access.secretHash!)) return false
   if (access.goodAuthorizations.size >= 100) access.goodAuthorizations.clear()
   access.goodAuthorizations.add(authorization)
   return true

@@ -4,7 +4,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createDb, type CreateDbReturnType } from './client.js'
 import { migrationsFolder } from './migrate.js'
-import { createApiKey, hashApiKey } from './accounts/queries/apiKeys.js'
+import { hashSecret } from './accounts/hashSecret.js'
+import { createApiKey } from './accounts/queries/apiKeys.js'
 import { addUsage, listUsage, zeroUsageCounts } from './accounts/queries/usage.js'
 import { addHourlyUsage } from './accounts/queries/usageHourly.js'
 import { accountMethodUsage, listMethodUsage } from './accounts/queries/usageMethods.js'
@@ -52,15 +53,15 @@ describe('migration 0011 (usage per method)', () => {
     const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString()
     await addUsage(db, [{ keyId: row.id, day: today, ...zeroUsageCounts(), requests: 9, errors: 2, rateLimited: 1, refusedOrigin: 3 }])
     await addHourlyUsage(db, [{ keyId: row.id, hour, network: 'mainnet', ...zeroUsageCounts(), requests: 9, errors: 2, rateLimited: 1, refusedOrigin: 3 }])
-    const before = await listUsage(db, { keyHash: hashApiKey(key), days: 1 })
+    const before = await listUsage(db, { keyHash: hashSecret(key), days: 1 })
     const hourlyBefore = (await client.query('select * from usage_hourly order by key_id')).rows
 
     for (const file of files.filter((f) => f.startsWith('0011'))) for (const statement of statements(file)) await client.query(statement)
 
-    expect(await listUsage(db, { keyHash: hashApiKey(key), days: 1 })).toEqual(before)
+    expect(await listUsage(db, { keyHash: hashSecret(key), days: 1 })).toEqual(before)
     expect(before).toMatchObject([{ day: today, requests: 9, errors: 2, rateLimited: 1, refusedOrigin: 3 }])
     expect((await client.query('select * from usage_hourly order by key_id')).rows).toEqual(hourlyBefore)
-    expect(await listMethodUsage(db, { keyHash: hashApiKey(key), days: 1 })).toEqual([])
+    expect(await listMethodUsage(db, { keyHash: hashSecret(key), days: 1 })).toEqual([])
     expect(await accountMethodUsage(db, { accountId: row.accountId, days: 30 })).toEqual([{ method: null, requests: 9, rateLimited: 1 }])
   })
 })

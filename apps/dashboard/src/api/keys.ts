@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
-import type { Hex } from '@uncle-rpc/chain'
+import { newKeySecret } from '@uncle-rpc/accounts'
 import {
   type AccountKeyRow,
   copyKeySettings,
@@ -18,12 +17,6 @@ import { ApiError } from '../errors.js'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
 import { endpointsFor } from './endpoints.js'
 import { createKeyInput, keyId, keysPageQuery, parse, rotateInput, updateKeyInput } from './validate.js'
-
-/** A new key secret: shown once; only its sha256 is stored. */
-function newSecret(): { secret: string; secretHash: Hex; authorization: string } {
-  const secret = randomBytes(24).toString('base64url')
-  return { secret, secretHash: `0x${createHash('sha256').update(secret).digest('hex')}`, authorization: `Basic ${Buffer.from(`:${secret}`).toString('base64')}` }
-}
 
 const time = (date: Date | null) => (date === null ? null : date.toISOString())
 
@@ -120,7 +113,7 @@ export function keyRoutes(deps: ApiDeps): Router {
   // A new secret (shown once) that every request must then send: HTTP Basic, empty user, the secret as password.
   router.post('/:id/secret', async (req: Request, res: Response) => {
     const id = keyId(req.params.id)
-    const { secret, secretHash, authorization } = newSecret()
+    const { secret, secretHash, authorization } = newKeySecret()
     if (!(await setAccountKeySecret(db, { accountId: sessionOf(res).accountId, keyId: id, secretHash }))) throw new ApiError(404, 'no such key')
     res.status(201).json({ secret, authorization })
   })
@@ -142,7 +135,7 @@ export function keyRoutes(deps: ApiDeps): Router {
       if (settings === null || settings.revokedAt !== null) return null
       if (settings.secretHash !== null && choice === undefined)
         throw new ApiError(400, 'secret: the key requires a secret: say "new" to rotate it too (after a leak) or "keep" to keep it')
-      const secret = settings.secretHash !== null && choice === 'new' ? newSecret() : undefined
+      const secret = settings.secretHash !== null && choice === 'new' ? newKeySecret() : undefined
       const { key, row } = await createApiKey(tx, { plan: settings.plan, label: settings.label ?? undefined, accountId })
       await copyKeySettings(tx, { accountId, keyId: row.id, settings: secret === undefined ? settings : { ...settings, secretHash: secret.secretHash } })
       await revokeAccountKey(tx, { accountId, keyId: id })

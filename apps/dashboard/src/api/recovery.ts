@@ -1,8 +1,7 @@
 import { hashPassword } from '@uncle-rpc/accounts'
-import { deleteAccountTokens, findAccountByEmail, findAccountById, markEmailVerified, setAccountPassword, takeAccountToken } from '@uncle-rpc/db/accounts'
+import { deleteAccountTokens, findAccountByEmail, findAccountById, hashSecret, markEmailVerified, setAccountPassword, takeAccountToken } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
-import { emailTokenHash } from '../auth/emailLinks.js'
 import { ApiError } from '../errors.js'
 import { resetEmail, verifyEmail } from '../mail/messages.js'
 import { checkPasswordRule } from './account.js'
@@ -23,7 +22,7 @@ export function recoveryRoutes(deps: ApiDeps): Router {
   router.post('/verify', async (req: Request, res: Response) => {
     checkCsrf(req, undefined)
     const { token } = parse(tokenInput, req.body)
-    const accountId = await takeAccountToken(db, { tokenHash: emailTokenHash(token), purpose: 'verify' })
+    const accountId = await takeAccountToken(db, { tokenHash: hashSecret(token), purpose: 'verify' })
     const account = accountId === null ? null : await findAccountById(db, { accountId })
     if (account === null) throw new ApiError(400, `${usedLink}: sign in and send a new one`)
     if (account.disabledAt !== null) throw new ApiError(403, 'this account is disabled')
@@ -58,7 +57,7 @@ export function recoveryRoutes(deps: ApiDeps): Router {
     const { token, password } = parse(resetInput, req.body)
     // Note: one transaction, so a password the rule refuses leaves the link usable.
     const account = await db.transaction(async (tx) => {
-      const accountId = await takeAccountToken(tx, { tokenHash: emailTokenHash(token), purpose: 'reset' })
+      const accountId = await takeAccountToken(tx, { tokenHash: hashSecret(token), purpose: 'reset' })
       const found = accountId === null ? null : await findAccountById(tx, { accountId })
       if (found === null) throw new ApiError(400, `${usedLink}: ask for a new one`)
       if (found.disabledAt !== null) throw new ApiError(403, 'this account is disabled')

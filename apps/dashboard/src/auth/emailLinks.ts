@@ -1,13 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
-import type { Hex } from '@uncle-rpc/chain'
+import { randomBytes } from 'node:crypto'
 import type { Logger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
-import { type AccountTokenPurpose, insertAccountToken } from '@uncle-rpc/db/accounts'
+import { type AccountTokenPurpose, hashSecret, insertAccountToken } from '@uncle-rpc/db/accounts'
 import type { Mailer, MailMessage } from '../mail/mailer.js'
 import { resetLinkMinutes, verifyLinkHours } from '../mail/messages.js'
-
-/** The sha256 of an emailed token, as account_tokens stores it. */
-export const emailTokenHash = (token: string): Hex => `0x${createHash('sha256').update(token).digest('hex')}`
 
 const lifetimeMs: Record<AccountTokenPurpose, number> = { verify: verifyLinkHours * 3_600_000, reset: resetLinkMinutes * 60_000 }
 
@@ -25,7 +21,7 @@ export function createEmailLinks({ db, mailer, logger }: { db: Db; mailer: Maile
   return {
     async send(accountId, purpose, message) {
       const token = randomBytes(32).toString('base64url')
-      await insertAccountToken(db, { tokenHash: emailTokenHash(token), accountId, purpose, expiresAt: new Date(Date.now() + lifetimeMs[purpose]) })
+      await insertAccountToken(db, { tokenHash: hashSecret(token), accountId, purpose, expiresAt: new Date(Date.now() + lifetimeMs[purpose]) })
       const mail = message(`${publicUrl()}/#/${purpose}/${token}`)
       const sending = mailer
         .send(mail)

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto'
-import type { Hex } from '@uncle-rpc/chain'
+import { randomBytes } from 'node:crypto'
 import type { Db } from '@uncle-rpc/db'
-import { deleteAccountSessions, deleteSession, findSession, insertSession, type SessionRow } from '@uncle-rpc/db/accounts'
+import { deleteAccountSessions, deleteSession, findSession, hashSecret, insertSession, type SessionRow } from '@uncle-rpc/db/accounts'
 import type { Request, Response } from 'express'
 
 /** The session cookie's name. */
@@ -25,8 +24,6 @@ export type Sessions = {
   /** Ends every session of the account and clears this browser's cookie ("sign out everywhere"). */
   endAll(req: Request, res: Response, accountId: number): Promise<void>
 }
-
-const tokenHash = (token: string): Hex => `0x${createHash('sha256').update(token).digest('hex')}`
 
 /** The value of one cookie in a Cookie header, or undefined. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -53,20 +50,20 @@ export function createSessions({ db }: { db: Db }, { secure, idleMs = defaultIdl
     async start(req, res, accountId) {
       // Note: a fresh token at every sign-in, and the one the browser held is dropped, so a token planted before sign-in is worthless.
       const previous = tokenOf(req)
-      if (previous !== undefined) await deleteSession(db, { tokenHash: tokenHash(previous) })
+      if (previous !== undefined) await deleteSession(db, { tokenHash: hashSecret(previous) })
       const token = randomBytes(32).toString('base64url')
       const csrfToken = randomBytes(32).toString('base64url')
-      await insertSession(db, { tokenHash: tokenHash(token), accountId, csrfToken, expiresAt: new Date(Date.now() + sessionMs) })
+      await insertSession(db, { tokenHash: hashSecret(token), accountId, csrfToken, expiresAt: new Date(Date.now() + sessionMs) })
       res.append('set-cookie', cookie(req, token, sessionMs / 1000))
       return { csrfToken }
     },
     async read(req) {
       const token = tokenOf(req)
-      return token === undefined ? null : findSession(db, { tokenHash: tokenHash(token), idleMs })
+      return token === undefined ? null : findSession(db, { tokenHash: hashSecret(token), idleMs })
     },
     async end(req, res) {
       const token = tokenOf(req)
-      if (token !== undefined) await deleteSession(db, { tokenHash: tokenHash(token) })
+      if (token !== undefined) await deleteSession(db, { tokenHash: hashSecret(token) })
       res.append('set-cookie', cookie(req, '', 0))
     },
     async endAll(req, res, accountId) {

@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import type { Db } from '@uncle-rpc/db'
-import { createApiKey, findApiKey, generateApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
+import { createApiKey, findApiKey, generateApiKey, hashSecret, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { describe, expect, test } from 'vitest'
 import { type AuthResult, createAuth, type KeyStore } from './auth.js'
@@ -82,11 +82,11 @@ describe('createAuth', () => {
     const auth = createAuth({ store: createDbKeyStore(db), logger })
     await auth.refresh()
     expect(auth.authenticate(key)).toMatchObject({ ok: true })
-    await revokeApiKey(db, { keyHash: hashApiKey(key) })
+    await revokeApiKey(db, { keyHash: hashSecret(key) })
     expect(auth.authenticate(key)).toMatchObject({ ok: true })
     await auth.refresh()
     // The same 401 as an unknown key, naming the key for usage (refused_revoked).
-    expect(auth.authenticate(key)).toEqual({ ok: false, status: 401, body: invalid, revoked: expect.objectContaining({ revoked: true, keyHash: hashApiKey(key) }) })
+    expect(auth.authenticate(key)).toEqual({ ok: false, status: 401, body: invalid, revoked: expect.objectContaining({ revoked: true, keyHash: hashSecret(key) }) })
     await auth.stop()
   })
 
@@ -111,6 +111,6 @@ describe('createAuth', () => {
 
   test('default: keys are 32 lowercase hex characters; the hash is sha256', () => {
     expect(generateApiKey()).toMatch(/^[0-9a-f]{32}$/)
-    expect(hashApiKey('abc')).toBe('0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+    expect(hashSecret('abc')).toBe('0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
   })
 })

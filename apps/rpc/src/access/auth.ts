@@ -1,7 +1,7 @@
 import type { KeyRecord, KeyStore } from '@uncle-rpc/accounts'
 import type { Hex } from '@uncle-rpc/chain'
 import type { Logger } from '@uncle-rpc/config'
-import { hashApiKey } from '@uncle-rpc/db/accounts'
+import { hashSecret } from '@uncle-rpc/db/accounts'
 import { errorResponse, InternalError, ServerError } from '@uncle-rpc/jsonrpc'
 import { withDeadline } from '../protection/callDeadline.js'
 
@@ -114,7 +114,7 @@ export function createAuth({ store, logger }: { store: KeyStore; logger: Logger 
     const hit = byKey.get(key)
     if (hit !== undefined) return accept(hit)
     if (!plausibleKey.test(key)) return invalid
-    const keyHash = hashApiKey(key)
+    const keyHash = hashSecret(key)
     const record = known.get(keyHash)
     if (record !== undefined) {
       if (byKey.size >= maxNegativeEntries) byKey.clear()

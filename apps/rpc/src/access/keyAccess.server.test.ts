@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import type { Db } from '@uncle-rpc/db'
-import { createApiKey, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db/accounts'
+import { createApiKey, hashSecret, setAccountKeySecret, updateAccountKey } from '@uncle-rpc/db/accounts'
 import { registerNetwork } from '@uncle-rpc/db/chain'
 import { useTestDatabase } from '@uncle-rpc/db/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -34,7 +33,7 @@ describe('key restrictions on the RPC server', () => {
   const restrict = async (patch: Parameters<typeof updateAccountKey>[1]['patch'], secret?: string | null) => {
     await updateAccountKey(db, { ...ids, patch })
     if (secret !== undefined)
-      await setAccountKeySecret(db, { ...ids, secretHash: secret === null ? null : `0x${createHash('sha256').update(secret).digest('hex')}` })
+      await setAccountKeySecret(db, { ...ids, secretHash: secret === null ? null : hashSecret(secret) })
     await server.rpc.auth.refresh()
   }
 

@@ -1,5 +1,5 @@
 import type { Db } from '@uncle-rpc/db'
-import { addUsage, createApiKey, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { addUsage, createApiKey, hashSecret, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
@@ -52,9 +52,9 @@ describe('usage per method', () => {
     await ws.close()
 
     await server.rpc.usage.flush()
-    const [day] = (await listUsage(db, { keyHash: hashApiKey(key), days: 1 })) ?? []
+    const [day] = (await listUsage(db, { keyHash: hashSecret(key), days: 1 })) ?? []
     expect(day).toMatchObject({ requests: 11, errors: 2, rateLimited: 0 })
-    const methods = (await listMethodUsage(db, { keyHash: hashApiKey(key), days: 1 })) ?? []
+    const methods = (await listMethodUsage(db, { keyHash: hashSecret(key), days: 1 })) ?? []
     expect(methods.map(({ method, requests, rateLimited }) => ({ method, requests, rateLimited }))).toEqual([
       { method: '(other)', requests: 2, rateLimited: 0 },
       { method: 'eth_getUncleByBlockHashAndIndex', requests: 3, rateLimited: 0 },

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import type { Db } from '@uncle-rpc/db'
-import { createApiKey, hashApiKey, listUsage, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db/accounts'
+import { createApiKey, hashSecret, listUsage, revokeApiKey, setAccountKeySecret, updateAccountKey, usageHourly } from '@uncle-rpc/db/accounts'
 import { registerNetwork } from '@uncle-rpc/db/chain'
 import { type OpenTestDatabase, useTestDatabase } from '@uncle-rpc/db/testing'
 import { runCli } from '@uncle-rpc/testing'
@@ -37,7 +36,7 @@ describe('refused requests in usage', () => {
     const { key, row } = await createApiKey(db, { plan: 'team', label: 'refusals' })
     const ids = { accountId: row.accountId, keyId: row.id }
     await updateAccountKey(db, { ...ids, patch })
-    if (secret !== undefined) await setAccountKeySecret(db, { ...ids, secretHash: `0x${createHash('sha256').update(secret).digest('hex')}` })
+    if (secret !== undefined) await setAccountKeySecret(db, { ...ids, secretHash: hashSecret(secret) })
     await server.rpc.auth.refresh()
     return { key, id: row.id, accountId: row.accountId }
   }
@@ -45,7 +44,7 @@ describe('refused requests in usage', () => {
   /** The key's usage_daily row of today (written by a flush now). */
   async function today(key: string) {
     await server.rpc.usage.flush()
-    const [row] = (await listUsage(db, { keyHash: hashApiKey(key), days: 1 })) ?? []
+    const [row] = (await listUsage(db, { keyHash: hashSecret(key), days: 1 })) ?? []
     return row
   }
 
@@ -91,7 +90,7 @@ describe('refused requests in usage', () => {
     const { key } = await restrictedKey({})
     const ws = await openWs(`${server.wsBase}/mainnet/ws/v3/${key}`)
     expect(await ws.send(call)).toBe('{"jsonrpc":"2.0","id":1,"result":null}')
-    await revokeApiKey(db, { keyHash: hashApiKey(key) })
+    await revokeApiKey(db, { keyHash: hashSecret(key) })
     await server.rpc.auth.refresh()
     expect((await ws.send(call)).includes('invalid project id')).toBe(true)
     await ws.close()

@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import { createDb, type Db } from '@uncle-rpc/db'
-import { addDailyAndHourlyUsage, createApiKey, hashApiKey, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { addDailyAndHourlyUsage, createApiKey, hashSecret, listMethodUsage, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -47,7 +47,7 @@ describe('createUsageRecorder', () => {
     usage.refuse(row.id, 'mainnet', 'origin')
     usage.refuse(row.id, 'mainnet', 'revoked')
     await usage.stop()
-    expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([
+    expect(await listUsage(direct.db, { keyHash: hashSecret(key), days: 1 })).toEqual([
       {
         keyId: row.id,
         day: new Date().toISOString().slice(0, 10),
@@ -73,11 +73,11 @@ describe('createUsageRecorder', () => {
     usage.add(row.id, 'mainnet', 3, 0, 0, 0, 'eth_getUncleByBlockHashAndIndex')
     await usage.flush()
     // Nothing of the failed flushes was written to either table.
-    expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toEqual([])
+    expect(await listUsage(direct.db, { keyHash: hashSecret(key), days: 1 })).toEqual([])
     expect(await hourlyRequests(direct.db, row.id)).toEqual({})
     await proxy.restore()
     await usage.stop()
-    expect((await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 }))?.[0]?.requests).toBe(5)
+    expect((await listUsage(direct.db, { keyHash: hashSecret(key), days: 1 }))?.[0]?.requests).toBe(5)
     expect(await hourlyRequests(direct.db, row.id)).toEqual({ mainnet: 5 })
   })
 
@@ -91,12 +91,12 @@ describe('createUsageRecorder', () => {
     usage.add(row.id, 'sepolia', 4, 4, 0, 4, new Map([['eth_getUncleByBlockHashAndIndex', 1], ['eth_getUncleCountByBlockHash', 3]]))
     await proxy.restore()
     await usage.stop()
-    const methods = await listMethodUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })
+    const methods = await listMethodUsage(direct.db, { keyHash: hashSecret(key), days: 1 })
     expect(methods?.map(({ method, requests, rateLimited }) => [method, requests, rateLimited])).toEqual([
       ['(other)', 1, 0],
       ['eth_getUncleByBlockHashAndIndex', 3, 1],
       ['eth_getUncleCountByBlockHash', 4, 3],
     ])
-    expect(await listUsage(direct.db, { keyHash: hashApiKey(key), days: 1 })).toMatchObject([{ requests: 8, errors: 5, rateLimited: 4 }])
+    expect(await listUsage(direct.db, { keyHash: hashSecret(key), days: 1 })).toMatchObject([{ requests: 8, errors: 5, rateLimited: 4 }])
   })
 })

@@ -1,6 +1,6 @@
 import { createLogger } from '@uncle-rpc/config'
 import { createDb, type Db } from '@uncle-rpc/db'
-import { createApiKey, hashApiKey, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
+import { createApiKey, hashSecret, listUsage, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 import { openTestDatabase, type OpenTestDatabase } from '@uncle-rpc/db/testing'
 import { type CliProcess, describeWithFixtures, fixturePath, spawnCli } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -178,7 +178,7 @@ describeWithFixtures([era1, mainnetBlocksFixture, mainnetUnclesDerived], 'failov
     await post(keys.usage, `[${call(3, a)},${call(4, b)},{"jsonrpc":"2.0","id":5,"method":"nope"}]`, failover)
     await post(keys.usage, 'not json')
     await rpc.usage.flush()
-    const rows = await listUsage(setup.db, { keyHash: hashApiKey(keys.usage), days: 1 })
+    const rows = await listUsage(setup.db, { keyHash: hashSecret(keys.usage), days: 1 })
     expect(rows).toEqual([{ keyId: expect.any(Number), day: new Date().toISOString().slice(0, 10), ...zeroUsageCounts(), requests: 6, errors: 2, forwarded: 2 }])
   })
 })

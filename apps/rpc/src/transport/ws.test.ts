@@ -1,4 +1,4 @@
-import { createApiKey, hashApiKey, revokeApiKey } from '@uncle-rpc/db/accounts'
+import { createApiKey, hashSecret, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type WebSocket from 'ws'
@@ -62,7 +62,7 @@ describeWithFixtures([mainnetBlocksFixture], 'WebSocket', () => {
     const ws = await openWs(`${server.wsBase}/ws/v3/${key}`)
     await ws.close()
     expect((await post(`${server.base}/v3/${key}`, call('1'))).status).toBe(200)
-    await revokeApiKey(env.db, { keyHash: hashApiKey(key) })
+    await revokeApiKey(env.db, { keyHash: hashSecret(key) })
     await server.rpc.auth.refresh()
     expect(await refusal(`${server.wsBase}/ws/v3/${key}`)).toMatchObject({ status: 401 })
     expect((await post(`${server.base}/v3/${key}`, call('1'))).status).toBe(401)

@@ -4,7 +4,7 @@ import {
   createApiKey,
   findAccountByEmail,
   findKeyPolicy,
-  hashApiKey,
+  hashSecret,
   insertAccount,
   insertUpgradeRequest,
   listApiKeys,
@@ -51,7 +51,7 @@ describe('uncle-rpc accounts', () => {
     expect(out).toMatch(/^id\temail\tplan\tasked\tgranted\tmessage\n\d+\tdev@example\.com\tgrowth\t\S+\t-\tlaunch next week\n$/)
 
     await run('set-plan', ['dev@example.com', 'growth'])
-    expect(await findKeyPolicy(db, { keyHash: hashApiKey(key) })).toMatchObject({ plan: 'growth', requestsPerSecond: 3, requestsPerDay: 20_000_000, failoverAllowed: true })
+    expect(await findKeyPolicy(db, { keyHash: hashSecret(key) })).toMatchObject({ plan: 'growth', requestsPerSecond: 3, requestsPerDay: 20_000_000, failoverAllowed: true })
     await run('requests', [])
     expect(out.trim().split('\n')).toHaveLength(1)
     await run('requests', [], { all: true })
@@ -60,9 +60,9 @@ describe('uncle-rpc accounts', () => {
     await run('list', [])
     expect(out).toMatch(/\tdev@example\.com\tgrowth\t1\t/)
     await run('disable', ['dev@example.com'])
-    expect((await findKeyPolicy(db, { keyHash: hashApiKey(key) }))?.revokedAt).not.toBeNull()
+    expect((await findKeyPolicy(db, { keyHash: hashSecret(key) }))?.revokedAt).not.toBeNull()
     await run('enable', ['dev@example.com'])
-    expect((await findKeyPolicy(db, { keyHash: hashApiKey(key) }))?.revokedAt).toBeNull()
+    expect((await findKeyPolicy(db, { keyHash: hashSecret(key) }))?.revokedAt).toBeNull()
     await expect(run('set-plan', ['nobody@example.com', 'team'])).rejects.toThrow('no account with email nobody@example.com')
   })
 

@@ -3,7 +3,7 @@ import {
   addUsageCounts,
   type ApiKeyRow,
   createApiKey,
-  hashApiKey,
+  hashSecret,
   isApiKeyPlan,
   listApiKeys,
   listPlans,
@@ -165,7 +165,7 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
   }
   if (name === 'revoke') {
     if (args.length !== 1) return { usageError: 'revoke takes one key' }
-    if (!(await revokeApiKey(db, { keyHash: hashApiKey(args[0]!) }))) return { usageError: 'no such key' }
+    if (!(await revokeApiKey(db, { keyHash: hashSecret(args[0]!) }))) return { usageError: 'no such key' }
     write(`revoked key ${short(args[0]!)}\n`)
     return 0
   }
@@ -173,7 +173,7 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
     const [key, plan] = args
     if (args.length !== 2 || key === undefined || plan === undefined || !isApiKeyPlan(plan))
       return { usageError: `set-plan takes a key and one of ${plansList}` }
-    if (!(await setApiKeyPlan(db, { keyHash: hashApiKey(key), plan }))) return { usageError: 'no such key' }
+    if (!(await setApiKeyPlan(db, { keyHash: hashSecret(key), plan }))) return { usageError: 'no such key' }
     write(`key ${short(key)} is now on the ${plan} plan\n`)
     return 0
   }
@@ -183,7 +183,7 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
     for (const flag of [rps, daily, batch]) if (isError(flag)) return flag
     if (rps === undefined && daily === undefined && batch === undefined) return { usageError: 'set-limits needs --rps, --daily or --batch' }
     const changed = await setApiKeyLimits(db, {
-      keyHash: hashApiKey(args[0]!),
+      keyHash: hashSecret(args[0]!),
       rpsLimit: rps as number | null | undefined,
       dailyLimit: daily as number | null | undefined,
       batchLimit: batch as number | null | undefined,
@@ -196,7 +196,7 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
   if (name === 'set-failover') {
     const failover = onOff('set-failover', args[1])
     if (args.length !== 2 || failover === undefined || isError(failover)) return { usageError: 'set-failover takes a key and on|off' }
-    if (!(await setApiKeyFailover(db, { keyHash: hashApiKey(args[0]!), failover }))) return { usageError: 'no such key' }
+    if (!(await setApiKeyFailover(db, { keyHash: hashSecret(args[0]!), failover }))) return { usageError: 'no such key' }
     write(`key ${short(args[0]!)}: failover ${failover ? 'on (effective on plans that allow it: growth, custom)' : 'off'}\n`)
     return 0
   }
@@ -222,10 +222,10 @@ export async function keysCommand(db: Db, name: string, args: string[], values: 
     if (args.length !== 1) return { usageError: 'usage takes one key [--days n] [--by-method]' }
     const days = limit('days', values.days, false) ?? 7
     if (isError(days)) return days
-    const rows = await listUsage(db, { keyHash: hashApiKey(args[0]!), days: days as number })
+    const rows = await listUsage(db, { keyHash: hashSecret(args[0]!), days: days as number })
     if (rows === null) return { usageError: 'no such key' }
     if (values['by-method'] === true) {
-      const methods = (await listMethodUsage(db, { keyHash: hashApiKey(args[0]!), days: days as number })) ?? []
+      const methods = (await listMethodUsage(db, { keyHash: hashSecret(args[0]!), days: days as number })) ?? []
       write(tsv(methodUsageLines(rows, methods)))
       return 0
     }

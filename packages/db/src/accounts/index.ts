@@ -1,12 +1,12 @@
 // Accounts: accounts, API keys, plans and limits, usage, sign-in sessions, emailed tokens,
 // request limits. Written by the dashboard and the CLIs, read (keys) and written (usage) by the RPC
 // service; it knows nothing of the chain index.
+export { hashSecret, secretDigest } from './hashSecret.js'
 export type { ApiKeyRow, CreateApiKeyParameters, InsertApiKeyParameters } from './queries/apiKeys.js'
 export {
   createApiKey,
   findApiKey,
   generateApiKey,
-  hashApiKey,
   insertApiKey,
   isApiKeyPlan,
   keyPrefixLength,

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../client.js'
+import { hashSecret } from '../hashSecret.js'
 import { type ApiKeyPlan, accounts, apiKeyPlans, apiKeys, operatorEmail } from '../schema.js'
 
 /** One api_keys row. */
@@ -95,11 +96,6 @@ export function generateApiKey(): string {
   return randomBytes(16).toString('hex')
 }
 
-/** sha256 of an API key, as stored in api_keys.key_hash (the key itself is never stored). */
-export function hashApiKey(key: string): Hex {
-  return `0x${createHash('sha256').update(key).digest('hex')}`
-}
-
 /** Whether `plan` is one of the plans (core, developer, team, growth, custom). */
 export function isApiKeyPlan(plan: string): plan is ApiKeyPlan {
   return (apiKeyPlans as readonly string[]).includes(plan)
@@ -110,6 +106,6 @@ export type CreateApiKeyParameters = Omit<InsertApiKeyParameters, 'keyHash' | 'p
 /** Creates and stores a key (only its sha256 is stored); returns the key, to be shown once. Limits: overrides of the plan's. */
 export async function createApiKey(db: DbOrTx, parameters: CreateApiKeyParameters): Promise<{ key: string; row: ApiKeyRow }> {
   const key = generateApiKey()
-  const row = await insertApiKey(db, { ...parameters, keyHash: hashApiKey(key), prefix: key.slice(0, keyPrefixLength) })
+  const row = await insertApiKey(db, { ...parameters, keyHash: hashSecret(key), prefix: key.slice(0, keyPrefixLength) })
   return { key, row }
 }
