@@ -1,7 +1,6 @@
-import { accountDailyUsage, accountHourlyUsage, accountMethodUsage } from '@uncle-rpc/db/accounts'
+import { accountUsage } from '@uncle-rpc/accounts'
 import { type Request, type Response, Router } from 'express'
 import { type ApiDeps, sessionOf, signedIn } from './context.js'
-import { fillDays, fillHours } from './series.js'
 import { parse, usageQuery } from './validate.js'
 
 /**
@@ -11,20 +10,14 @@ import { parse, usageQuery } from './validate.js'
  * account, or one of its keys and/or networks; and `methods`: calls and rate-limited calls per
  * JSON-RPC method over the 30 days, most called first (method "(other)": calls naming no method
  * served; method null: calls counted before usage was kept per method, shown without a network filter).
- * A key id of another account matches no rows (the queries join on the account).
+ * The report is packages/accounts' (accountUsage); a key id of another account matches no rows.
  */
 export function usageRoutes(deps: ApiDeps): Router {
   const router = Router()
   router.use(signedIn(deps))
   router.get('/', async (req: Request, res: Response) => {
     const { key, network } = parse(usageQuery, req.query)
-    const filter = { accountId: sessionOf(res).accountId, keyId: key, network }
-    const [daily, hourly, methods] = await Promise.all([
-      accountDailyUsage(deps.db, { ...filter, days: 30 }),
-      accountHourlyUsage(deps.db, filter),
-      accountMethodUsage(deps.db, { ...filter, days: 30 }),
-    ])
-    res.json({ daily: fillDays(daily, 30), hourly: fillHours(hourly), methods })
+    res.json(await accountUsage(deps, { accountId: sessionOf(res).accountId, keyId: key, network }))
   })
   return router
 }

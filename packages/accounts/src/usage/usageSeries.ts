@@ -1,5 +1,8 @@
 import { type UsagePoint, zeroUsageCounts } from '@uncle-rpc/db/accounts'
 
+// The queries leave out the days and hours without calls; a chart wants every one of them, in
+// order, so the gaps are filled with zeros here.
+
 const dayMs = 86_400_000
 const hourMs = 3_600_000
 const zero = (at: string): UsagePoint => ({ at, ...zeroUsageCounts() })
