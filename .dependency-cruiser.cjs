@@ -96,6 +96,13 @@ module.exports = {
       to: { path: '^packages/db/src/chain/' },
     },
     {
+      name: 'db-shared-root-knows-no-context',
+      severity: 'error',
+      comment: 'The shared root of packages/db (client, migrations, columns, replicas, their errors) serves both contexts and knows neither: what only the chain index or only accounts uses lives in its subpath.',
+      from: { path: '^packages/db/src/[^/]+\\.ts$', pathNot: '(\\.test\\.ts$|^packages/db/src/testing\\.ts$)' },
+      to: { path: '^packages/db/src/(chain|accounts)/' },
+    },
+    {
       name: 'product-not-to-testing',
       severity: 'error',
       comment: 'Test helpers stay out of product code.',

@@ -1,6 +1,7 @@
 import { BaseError } from '@uncle-rpc/errors'
-import { boundedTransaction, CanonicalBlockConflictError, type Db } from '@uncle-rpc/db'
+import { boundedTransaction, type Db } from '@uncle-rpc/db'
 import {
+  CanonicalBlockConflictError,
   type CanonicalBlockRef,
   canonicalBlocks,
   copyBlocksWithUncles,

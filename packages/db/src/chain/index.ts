@@ -6,6 +6,7 @@ export { blockUncleCountByHash, canonicalBlockUncleCount } from './queries/block
 export type { BlockWithUncles, InsertBlocksWithUnclesParameters, InsertBlocksWithUnclesReturnType } from './queries/blocks.js'
 export { countBlocks, insertBlocksWithUncles, latestIndexedBlock } from './queries/blocks.js'
 export { copyBlocksWithUncles } from './queries/copyBlocks.js'
+export { CanonicalBlockConflictError, DatabaseWriteError, UnknownNetworkError } from './errors.js'
 export type { Era1Refusal } from './queries/era1Refusals.js'
 export { clearEra1Refusal, listEra1Refusals, recordEra1Refusal } from './queries/era1Refusals.js'
 export { getDatabaseIdentity, readDatabaseIdentity } from './queries/databaseIdentity.js'

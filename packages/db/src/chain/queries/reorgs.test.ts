@@ -1,7 +1,7 @@
 import type { HashedHeader, Hex } from '@uncle-rpc/chain'
 import { describe, expect, test } from 'vitest'
 import type { Db } from '../../client.js'
-import { CanonicalBlockConflictError } from '../../errors.js'
+import { CanonicalBlockConflictError } from '../errors.js'
 import { useTestDatabase } from '../../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'

@@ -1,7 +1,8 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, between, count, desc, eq, gt, inArray, max, sql, sum } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../client.js'
-import { CanonicalBlockConflictError, type PgErrorFields } from '../../errors.js'
+import type { PgErrorFields } from '../../errors.js'
+import { CanonicalBlockConflictError } from '../errors.js'
 import { blocks, indexedRanges, reorgs } from '../schema.js'
 
 // Reorg bookkeeping: which stored block is canonical at each height, the per-network write lock
