@@ -242,6 +242,9 @@ async function main(): Promise<void> {
     const floor = reference('parse-floor', answerFile)
     const floorRow = record(await httpRow('bare node:http + JSON.parse of each body (no other work), same bytes', `http://127.0.0.1:${await floor.port}/`, oneFile, load, { serverPid: floor.child.pid }))
     await stop(floor.child)
+    const netFloor = reference('net-floor', answerFile)
+    const netFloorRow = record(await httpRow('node:net floor: a fixed response per request, no HTTP parsing', `http://127.0.0.1:${await netFloor.port}/`, oneFile, load, { serverPid: netFloor.child.pid }))
+    await stop(netFloor.child)
 
     // Ours runs with its metrics on here (--metrics-port 0; on / off measured alike, --metrics-only):
     // each row's note gives the p99 of the server's own time per message (parse to answer) and of
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
       `      WebSocket msg/s / HTTP req/s (random known uncles, cache on): ${ratio(wsRowOurs, randomRow).toFixed(2)}×`,
       `      WebSocket load generator: bare ws ${Math.round(wsBareRow.rate)} msg/s = ${ratio(wsBareRow, wsRowOurs).toFixed(2)}× ours (above 1: it was not the ceiling of ours)`,
       `      parse floor: bare node:http that only JSON.parses each body = ${ratio(floorRow, bareRow).toFixed(2)}× bare`,
+      `      node:net floor (no HTTP parsing, fixed bytes) = ${ratio(netFloorRow, bareRow).toFixed(2)}× bare node:http${anvilRow ? `, ${ratio(netFloorRow, anvilRow).toFixed(2)}× anvil null${byCpu(netFloorRow, anvilRow)}; ours one known uncle / node:net floor ${ratio(oneRow, netFloorRow).toFixed(2)}×` : ''}`,
       '',
     ]
     process.stdout.write(table.join('\n'))

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
 import express from 'express'
 import pg from 'pg'
 import { WebSocketServer } from 'ws'
@@ -7,6 +8,7 @@ import { WebSocketServer } from 'ws'
 // The two reference servers of bench/rpc.ts, each run as its own process:
 //   ceiling <port> <body file>    bare node:http answering every request with the file's bytes
 //   parse-floor <port> <body file> the same, after JSON.parse of each request body
+//   net-floor <port> <body file>  node:net with no HTTP parser: a fixed response per request read
 //   ws-ceiling <port> <body file> bare ws server answering every message with the file's bytes
 //   naive <port> <database-url>   one Express 5 route, express.json(), one pg query per request
 // Note: the naive build is deliberately what a first version would look like (unnamed statement,
@@ -42,6 +44,23 @@ if (mode === 'ceiling') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
       res.end(body)
     })
+  })
+  server.listen(port, '127.0.0.1', () => ready(server))
+} else if (mode === 'net-floor') {
+  // The least any Node server does per request: node:net's read and write of a socket, no HTTP
+  // parsing (a request is counted by its request line; wrk sends whole requests, never split
+  // within "POST "), one fixed response per request. Above it is JavaScript; below it, libuv and
+  // the kernel, which no Node server avoids.
+  const body = readFileSync(arg!)
+  const response = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`, 'latin1'), body])
+  const server = createNetServer((socket) => {
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: Buffer) => {
+      let requests = 0
+      for (let at = chunk.indexOf('POST '); at !== -1; at = chunk.indexOf('POST ', at + 5)) requests++
+      for (let i = 0; i < requests; i++) socket.write(response)
+    })
+    socket.on('error', () => undefined)
   })
   server.listen(port, '127.0.0.1', () => ready(server))
 } else if (mode === 'ws-ceiling') {
@@ -99,6 +118,6 @@ if (mode === 'ceiling') {
   })
   const server = app.listen(port, '127.0.0.1', () => ready(server))
 } else {
-  process.stderr.write('usage: rpcReference.ts ceiling|parse-floor|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
+  process.stderr.write('usage: rpcReference.ts ceiling|parse-floor|net-floor|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
   process.exitCode = 2
 }
