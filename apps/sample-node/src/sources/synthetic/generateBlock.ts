@@ -98,6 +98,23 @@ function randomBytes(rng: Rng, length: number): Uint8Array {
 
 const depthWeights = [55, 25, 10, 5, 3, 2]
 
+// Note: spread into a header literal where the fields stand, so the seeded draws keep their order
+// (a chain generated from a seed is the same chain in every version).
+/** The state, transactions and receipts roots and the bloom of a block or uncle; an empty one has the empty trie's roots and no bloom bits. */
+function contentRoots(rng: Rng, empty: boolean, bloomSet: readonly Uint8Array[]): Pick<RawHeader, 'stateRoot' | 'transactionsRoot' | 'receiptsRoot' | 'logsBloom'> {
+  return {
+    stateRoot: randomBytes(rng, 32),
+    transactionsRoot: empty ? emptyTrieRoot : randomBytes(rng, 32),
+    receiptsRoot: empty ? emptyTrieRoot : randomBytes(rng, 32),
+    logsBloom: empty ? zeroBloom : (bloomSet[rng.int(bloomSet.length)] as Uint8Array),
+  }
+}
+
+/** A header's proof-of-work seal: random mix hash and nonce (never checked against a DAG). */
+function sealFields(rng: Rng): Pick<RawHeader, 'mixHash' | 'nonce'> {
+  return { mixHash: randomBytes(rng, 32), nonce: randomBytes(rng, 8) }
+}
+
 // An uncle `depth` generations back: a sibling of canonical block number-depth, whose parent
 // (number-depth-1) is one of the including block's 7 ancestors other than its own parent.
 function makeUncle(context: GeneratorContext, rng: Rng, ancestors: readonly Summary[], depth: number): GeneratedHeader {
@@ -110,18 +127,14 @@ function makeUncle(context: GeneratorContext, rng: Rng, ancestors: readonly Summ
     parentHash: parent.hash,
     sha3Uncles: emptyUnclesHash,
     miner: miner.address,
-    stateRoot: randomBytes(rng, 32),
-    transactionsRoot: gasUsed === 0 ? emptyTrieRoot : randomBytes(rng, 32),
-    receiptsRoot: gasUsed === 0 ? emptyTrieRoot : randomBytes(rng, 32),
-    logsBloom: gasUsed === 0 ? zeroBloom : (bloomSet[rng.int(bloomSet.length)] as Uint8Array),
+    ...contentRoots(rng, gasUsed === 0, bloomSet),
     difficulty: jitterDifficulty(rng, sibling.difficulty),
     number: sibling.number,
     gasLimit: sibling.gasLimit,
     gasUsed,
     timestamp: Math.max(parent.timestamp + 1, sibling.timestamp - 2 + rng.int(8)),
     extraData: miner.extraData,
-    mixHash: randomBytes(rng, 32),
-    nonce: randomBytes(rng, 8),
+    ...sealFields(rng),
     baseFeePerGas: sibling.baseFeePerGas,
   }
   let uncle = hashRaw(context, raw)
@@ -226,18 +239,14 @@ export function generateBlock(
     parentHash: parent.hash,
     sha3Uncles: emptyUnclesHash,
     miner: miner.address,
-    stateRoot: randomBytes(rng, 32),
-    transactionsRoot: txCount === 0 ? emptyTrieRoot : randomBytes(rng, 32),
-    receiptsRoot: txCount === 0 ? emptyTrieRoot : randomBytes(rng, 32),
-    logsBloom: txCount === 0 ? zeroBloom : (bloomSet[rng.int(bloomSet.length)] as Uint8Array),
+    ...contentRoots(rng, txCount === 0, bloomSet),
     difficulty: jitterDifficulty(rng, difficultyTrend(number)),
     number,
     gasLimit,
     gasUsed,
     timestamp: parent.timestamp + blockInterval(rng),
     extraData: miner.extraData,
-    mixHash: randomBytes(rng, 32),
-    nonce: randomBytes(rng, 8),
+    ...sealFields(rng),
     baseFeePerGas,
   }
   const uncles = makeUncles(context, rng, ancestors)
