@@ -60,9 +60,12 @@ export function attachFastPath<Pass>(server: Server, deps: FastPathDeps<Pass>, o
     turnEnds: false,
     endTurn: () => endTurn(s),
     bound,
-    budget: bound,
+    // Note: a double from the start (then the bound, below): the sweep's switches between the
+    // bound and Infinity then never change the field's representation, which deoptimizes the loop.
+    budget: Number.POSITIVE_INFINITY,
     arrived: false,
   }
+  s.budget = bound
   server.on('connection', (socket: Socket) => accept(s, socket))
   // Note: one sweep a second for every connection instead of a timer per request.
   const sweep = setInterval(() => {
