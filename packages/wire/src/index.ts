@@ -2,7 +2,8 @@
 // on its hot path is read and written here as bytes. README.md states what it promises under abuse.
 export { answerBytes } from './answerBytes.js'
 export { ClientAbortedError } from './errors.js'
-export type { FastAnswer, FastPath, FastPathDeps, FastPathOptions, HeadCheck } from './fastHttp/fastPath.js'
+export type { FastPath } from './fastHttp/fastPath.js'
+export type { FastAnswer, FastPathDeps, FastPathOptions, HeadCheck } from './fastHttp/fastPathDeps.js'
 export { attachFastPath, defaultRequestsPerTurn } from './fastHttp/fastPath.js'
 export type { FastRequest, ParseLimits } from './fastHttp/parseRequest.js'
 export type { BodyRead, DiscardBound } from './httpBody.js'
