@@ -12,7 +12,9 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     // Integration tests start real processes (sample node, Postgres databases, Redis):
-    // two cores, so keep parallelism modest and timeouts generous.
+    // two cores, so keep parallelism modest and timeouts generous. Three workers finished the suite
+    // sooner (6 min against 7) but starved the timing-bound tests: the Postgres failover's reads
+    // missed their 250 ms deadline before the kill.
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
