@@ -9,9 +9,9 @@ import { sleep } from '@uncle-rpc/process'
 import { afterAll, describe, expect, test, vi } from 'vitest'
 import { compareWithNode, nodeBlocks, rpcBatch } from './_test/compareWithNode.js'
 
-// Acceptance of live head following: a real sample node producing a block every 200 ms with
-// reorgs up to 6 deep (some deeper than the 3 confirmations), real indexer processes following
-// it for 60 s, then the database compared with the node block by block.
+// Acceptance of live head following: a real sample node producing 300 blocks, one every 100 ms,
+// with reorgs up to 6 deep (some deeper than the 3 confirmations), real indexer processes
+// following it for 30 s, then the database compared with the node block by block.
 
 
 function writeConfig(networks: object[]): string {
@@ -29,10 +29,10 @@ describe('indexer following a live chain with reorgs', () => {
     await Promise.all(databases.map((d) => d.close()))
   })
 
-  test('default: after 60 s of blocks and reorgs (and a killed head follower) the canonical chain equals the node, uncles stored, replaced blocks kept', async () => {
+  test('default: after 300 blocks (30 s) of blocks and reorgs (and a killed head follower) the canonical chain equals the node, uncles stored, replaced blocks kept', async () => {
     const database = await openTestDatabase({ max: 2 })
     databases.push(database)
-    // 300 blocks at 200 ms: production stops after 60 s.
+    // 300 blocks at 100 ms: production stops after 30 s.
     const node = spawnCli([
       'sample-node',
       '--port',
@@ -42,7 +42,7 @@ describe('indexer following a live chain with reorgs', () => {
       '--seed',
       '11',
       '--block-time',
-      '200',
+      '100',
       '--reorg-rate',
       '0.05',
       '--reorg-depth',
@@ -55,16 +55,16 @@ describe('indexer following a live chain with reorgs', () => {
     const network = 'live'
     const config = writeConfig([{ name: network, chainId: 1337, rpcUrl: url, fromBlock: 0, confirmations: 3 }])
     // Two indexer processes: one holds the head (a lease in Redis), both work range jobs. The
-    // holder is killed after 20 s; the other takes the head over.
+    // holder is killed after 10 s; the other takes the head over.
     const startIndexer = () =>
-      spawnCli(['indexer', '--config', config, '--poll-interval-ms', '200', '--lock-duration-ms', '3000'], {
+      spawnCli(['indexer', '--config', config, '--poll-interval-ms', '100', '--lock-duration-ms', '3000'], {
         env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' },
       })
     const pair = [startIndexer(), startIndexer()]
     processes.push(...pair)
     const holder = await Promise.race(pair.map((p) => p.waitFor(/"msg":"following the head"/, 30_000).then(() => p)))
     const indexer = pair.find((p) => p !== holder) as CliProcess
-    await sleep(20_000)
+    await sleep(10_000)
     // One head follower at a time.
     expect(indexer.stderr()).not.toMatch(/"msg":"following the head"/)
     expect(await holder.stop('SIGKILL')).toBe('SIGKILL')
@@ -74,7 +74,7 @@ describe('indexer following a live chain with reorgs', () => {
     const head = BigInt((await node.waitFor(/live chain stopped at head (\d+)/, 80_000))[1] as string)
 
     const { db } = database
-    // Caught up: the stored chain agrees with the node (the follower polls every 200 ms).
+    // Caught up: the stored chain agrees with the node (the follower polls every 100 ms).
     await vi.waitFor(async () => expect((await compareWithNode(db, { network, url, from: 0n, head })).slice(0, 10)).toEqual([]), {
       timeout: 60_000,
       interval: 500,

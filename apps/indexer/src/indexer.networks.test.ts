@@ -10,10 +10,12 @@ import { compareWithNode } from './_test/compareWithNode.js'
 import { freePort } from '@uncle-rpc/testing'
 
 // Acceptance of network isolation: one indexer process, two networks (mainnet 0–8191 from the
-// era1 file, and a synthetic chain); the synthetic node is killed for 20 s in the middle.
+// era1 file, and a synthetic chain); the synthetic node is killed for 10 s in the middle.
 
 const era1 = 'mainnet-era1/mainnet-00000-5ec1ffb8.era1'
 const syntheticBlocks = 20_000
+/** How long the synthetic node stays down (longer if mainnet has not finished by then). */
+const outageMs = 10_000
 
 /** Polls `check` until it holds (failing the test after `timeoutMs`); returns when it did. */
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
@@ -37,7 +39,7 @@ describeWithFixtures([era1], 'one indexer, two networks', () => {
     return { node, url: match[1] as string, port: match[2] as string }
   }
 
-  test('behavior: the synthetic node down for 20 s: mainnet finishes meanwhile, the synthetic network resumes and completes', async () => {
+  test('behavior: the synthetic node down for 10 s: mainnet finishes meanwhile, the synthetic network resumes and completes', async () => {
     const database = await openTestDatabase({ max: 2 })
     databases.push(database)
     const mainnet = spawnCli(['sample-node', '--port', '0', '--chain', fixturePath(era1)])
@@ -71,7 +73,7 @@ describeWithFixtures([era1], 'one indexer, two networks', () => {
     process.stdout.write(
       `networks: mainnet finished ${mainnetDoneAt - killedAt} ms after the synthetic node died (synthetic at ${syntheticMeanwhile} blocks)\n`,
     )
-    await sleep(killedAt + 20_000 - Date.now())
+    await sleep(killedAt + outageMs - Date.now())
     const second = await startSynthetic(first.port)
     const restartedAt = Date.now()
     expect(await Promise.race([indexer.exited, sleep(80_000).then(() => 'still running')])).toBe(0)

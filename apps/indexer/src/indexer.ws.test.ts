@@ -12,7 +12,8 @@ import { compareWithNode, nodeHead } from './_test/compareWithNode.js'
 // above the range planner's line arrive because a newHeads notification woke the head follower,
 // which then fetches by number from its last stored block.
 
-describe('indexer on a ws:// node', () => {
+// Concurrent: each test has its own node, database and network name, and mostly waits on blocks.
+describe.concurrent('indexer on a ws:// node', () => {
   const processes: CliProcess[] = []
   const proxies: TcpProxy[] = []
   const databases: OpenTestDatabase[] = []
