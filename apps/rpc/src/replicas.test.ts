@@ -124,13 +124,17 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'read replica
     await sleep(200)
     await replica.stop('SIGKILL')
     stopped = true
-    const outcomes = await load
-    expect(outcomes.length).toBeGreaterThan(400)
-    expect(outcomes.filter((o) => o !== 'found')).toEqual([])
-    expect(await ask(at(7000))).toBe('found')
-    // Not answering: unusable, and no lag to report.
-    expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined, replicating: undefined })
-    await replica.restart()
+    try {
+      const outcomes = await load
+      expect(outcomes.length).toBeGreaterThan(400)
+      expect(outcomes.filter((o) => o !== 'found')).toEqual([])
+      expect(await ask(at(7000))).toBe('found')
+      // Not answering (a read failed, or a probe): unusable, and no lag or replication to report.
+      expect(await gauges()).toEqual({ usable: 0, lagSeconds: undefined, replicating: undefined })
+    } finally {
+      // Note: the next test starts from a running replica even when this one failed.
+      await replica.restart()
+    }
   })
 
   test('behavior: the replica promoted, restarted and written to: skipped within 2 s, never read while it is not a replica; no wrong answer', async () => {

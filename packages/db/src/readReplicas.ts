@@ -211,8 +211,10 @@ export function createReadReplicas({
           replica.reads++
           return result
         } catch (error) {
-          // Note: a replica that fails a read is skipped until a probe finds it well; the read goes to the primary.
-          setState(replica, false, replica.replicating, null, `read failed: ${(error as Error).message}`)
+          // Note: a replica that fails a read did not answer: skipped, with no replication state or
+          // lag to report, until a probe finds it well; the read goes to the primary. (Keeping the
+          // last probe's state showed a killed replica as still replicating until the next probe.)
+          setState(replica, false, null, null, `read failed: ${(error as Error).message}`)
         }
       }
       fromPrimary++
