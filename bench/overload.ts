@@ -1,15 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createDb, migrateDatabase } from '@uncle-rpc/db'
-import { createApiKey } from '@uncle-rpc/db/accounts'
-import pg from 'pg'
-import { derivedUncles, seedMainnetUncles } from '@uncle-rpc/db/testing'
 import { quantile } from './openLoop.js'
 import { benchRoot, requireTools } from './rpcLoad.js'
+import { createBenchDatabase } from './rpcSetup.js'
 
 // npm run bench:overload -- [--connections 2000] [--duration 15] [--variant='--max-event-loop-lag-ms 0' …] [--root <checkout>]
 // One `uncle-rpc rpc` process (pinned to --server-core, default flags plus each --variant's, cache
@@ -99,26 +95,14 @@ type Row = { variant: string; summary: WrkSummary; shed: number; health: { ok: n
 
 async function main(): Promise<void> {
   requireTools()
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-  const url = new URL(base)
-  url.pathname = `/uncle_rpc_bench_overload_${process.pid}`
-  await migrateDatabase({ url: url.toString() })
-  const database = createDb({ url: url.toString(), max: 2 })
+  const bench = await createBenchDatabase({ name: 'overload', plan: 'custom' })
+  const { key, config, randomFile: bodiesFile } = bench
   const rows: Row[] = []
   try {
-    await seedMainnetUncles(database.db)
-    await database.pool.query('vacuum analyze')
-    const { key } = await createApiKey(database.db, { plan: 'custom', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000, label: 'bench' })
-    const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-overload-'))
-    const config = join(dir, 'networks.json')
-    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
-    const bodiesFile = join(dir, 'random.txt')
-    const call = (id: number, hash: string, index: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_getUncleByBlockHashAndIndex', params: [hash, index] })
-    writeFileSync(bodiesFile, `${derivedUncles().map((u, i) => call(i, u.blockHash, u.index)).join('\n')}\n`)
     log(`rpc from ${root} on core ${flags['server-core']}; wrk -t${flags.threads} -c${flags.connections} -d${flags.duration}s on core ${flags['load-core']}`)
 
     for (const variant of flags.variant) {
-      const rpc = await startRpc(config, url.toString(), variant.split(' ').filter(Boolean))
+      const rpc = await startRpc(config, bench.url, variant.split(' ').filter(Boolean))
       try {
         const scrapeShed = async () => {
           const text = await (await fetch(rpc.metrics)).text()
@@ -153,11 +137,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await database.close()
-    const admin = new pg.Client({ connectionString: base.toString() })
-    await admin.connect()
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(url.pathname.slice(1))} with (force)`)
-    await admin.end()
+    await bench.drop()
   }
   const ms = (us: number) => (us / 1000).toFixed(0)
   const pass = (r: Row) =>

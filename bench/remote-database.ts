@@ -1,15 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createDb, migrateDatabase } from '@uncle-rpc/db'
-import { createApiKey } from '@uncle-rpc/db/accounts'
 import { createTcpProxy } from '@uncle-rpc/testing'
-import pg from 'pg'
-import { derivedUncles, seedMainnetUncles } from '@uncle-rpc/db/testing'
 import { openLoop, quantile } from './openLoop.js'
 import { startBenchRpc, stopChild } from './benchRpc.js'
 import { benchRoot } from './rpcLoad.js'
+import { createBenchDatabase } from './rpcSetup.js'
 
 // npm run bench:remote-database -- [--rate 600] [--duration 15] [--delays 0,25] [--variant='--db-pool 4' …] [--root <checkout>]
 // The cold path with the database far away: a fresh database seeded with the 1,410 mainnet uncles
@@ -39,19 +34,10 @@ type Row = { delay: number; variant: string; sent: number; answered: number; fai
 
 async function main(): Promise<void> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-  const url = new URL(base)
-  url.pathname = `/uncle_rpc_bench_remote_${process.pid}`
-  await migrateDatabase({ url: url.toString() })
-  const database = createDb({ url: url.toString(), max: 2 })
+  const bench = await createBenchDatabase({ name: 'remote', plan: 'custom' })
+  const { key, config, uncles } = bench
   const rows: Row[] = []
   try {
-    await seedMainnetUncles(database.db)
-    await database.pool.query('vacuum analyze')
-    const { key } = await createApiKey(database.db, { plan: 'custom', rpsLimit: 1_000_000, dailyLimit: 1_000_000_000, batchLimit: 1000, label: 'bench' })
-    const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-remote-'))
-    const config = join(dir, 'networks.json')
-    writeFileSync(config, JSON.stringify({ networks: [{ name: 'mainnet', chainId: 1, rpcUrl: 'http://127.0.0.1:1', confirmations: 0 }] }))
-    const uncles = derivedUncles()
     const body = (n: number) => {
       const u = uncles[Math.floor(Math.random() * uncles.length)]!
       return JSON.stringify({ jsonrpc: '2.0', id: n, method: 'eth_getUncleByBlockHashAndIndex', params: [u.blockHash, u.index] })
@@ -61,7 +47,7 @@ async function main(): Promise<void> {
     for (const delay of delays)
       for (const variant of flags.variant) {
         const proxy = await createTcpProxy({ host: base.hostname, port: Number(base.port || 5432) }, { delayMs: delay })
-        const proxied = new URL(url)
+        const proxied = new URL(bench.url)
         proxied.hostname = '127.0.0.1'
         proxied.port = String(proxy.port)
         const rpc = await startBenchRpc({ root, config, databaseUrl: proxied.toString(), args: ['--cache-entries', '0', ...variant.split(' ').filter(Boolean)] })
@@ -87,11 +73,7 @@ async function main(): Promise<void> {
         }
       }
   } finally {
-    await database.close()
-    const admin = new pg.Client({ connectionString: base.toString() })
-    await admin.connect()
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(url.pathname.slice(1))} with (force)`)
-    await admin.end()
+    await bench.drop()
   }
   const pass = (r: Row) => (r.delay === 25 && r.variant === 'default flags' ? (r.failed === 0 && r.p99 <= 400 ? ' PASS' : ' FAIL') : '')
   process.stdout.write(

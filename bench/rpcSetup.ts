@@ -15,7 +15,7 @@ export type BenchDatabase = {
   database: ReturnType<typeof createDb>
   /** A key with limits far above any load (the rate limiter runs, never refuses). */
   key: string
-  limits: { plan: 'core'; rpsLimit: number; dailyLimit: number; batchLimit: number }
+  limits: { plan: 'core' | 'custom'; rpsLimit: number; dailyLimit: number; batchLimit: number }
   /** networks.json for `uncle-rpc rpc --config`: mainnet, chain id 1. */
   config: string
   dir: string
@@ -33,17 +33,18 @@ export type BenchDatabase = {
   drop: () => Promise<void>
 }
 
-export async function createBenchDatabase(): Promise<BenchDatabase> {
+/** `name`: in the database's name (uncle_rpc_bench_<name>_<pid>); `plan`: the key's plan (core: no failover). */
+export async function createBenchDatabase({ name, plan = 'core' }: { name?: string; plan?: 'core' | 'custom' } = {}): Promise<BenchDatabase> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   const url = new URL(base)
-  url.pathname = `/uncle_rpc_bench_${process.pid}`
+  url.pathname = `/uncle_rpc_bench_${name === undefined ? '' : `${name}_`}${process.pid}`
   await migrateDatabase({ url: url.toString() })
   const database = createDb({ url: url.toString(), max: 2 })
   await seedMainnetUncles(database.db)
   // Note: the fresh tables' autovacuum and the seed's checkpoint would otherwise run during the first rows.
   await database.pool.query('vacuum analyze')
   await database.pool.query('checkpoint')
-  const limits = { plan: 'core', rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 } as const
+  const limits = { plan, rpsLimit: 1_000_000_000, dailyLimit: 1_000_000_000_000, batchLimit: 1000 }
   const { key } = await createApiKey(database.db, { ...limits, label: 'bench' })
   const dir = mkdtempSync(join(tmpdir(), 'uncle-rpc-bench-'))
   const file = (name: string, lines: readonly string[]) => {
