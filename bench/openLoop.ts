@@ -87,7 +87,7 @@ export async function openLoop({ url, rate, seconds, body, timeoutMs = 10_000, c
 }
 
 /** `rpc <code>` when a JSON-RPC answer carries an error, else undefined. */
-export function rpcError(_n: number, text: string): string | undefined {
+function rpcError(_n: number, text: string): string | undefined {
   const error = /"error":\{"code":(-?\d+)/.exec(text)
   return error === null ? undefined : `rpc ${error[1]}`
 }

@@ -65,7 +65,7 @@ export type Summary = {
 }
 
 export type Thresholds = { maxFailedShare: number; maxRssGrowthMb: number; minFaults: number }
-export const acceptance: Thresholds = { maxFailedShare: 0.001, maxRssGrowthMb: 100, minFaults: 3 }
+const acceptance: Thresholds = { maxFailedShare: 0.001, maxRssGrowthMb: 100, minFaults: 3 }
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 

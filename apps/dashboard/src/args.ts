@@ -22,9 +22,9 @@ export type DashboardArgs = {
 }
 
 /** Postgres bounds of the dashboard: its heaviest statement is a usage series over a few months. */
-export const defaultDashboardDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 10_000, queryTimeoutMs: 12_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
+const defaultDashboardDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 10_000, queryTimeoutMs: 12_000, connectTimeoutMs: 5000, keepAliveMs: 10_000 }
 
-export const defaultDashboardPort = 8547
+const defaultDashboardPort = 8547
 const defaultMailFrom = 'uncle-rpc dashboard <no-reply@localhost>'
 
 export const usage = `Usage: uncle-rpc dashboard [--port <n>] [--signup open|invite] [--rpc-url <public base URL>] [--config <file>]
@@ -74,7 +74,7 @@ function isProxyEntry(entry: string): boolean {
 }
 
 /** Parses --trust-proxy: `none` → false; else every entry must be a proxy name, an address or a CIDR. */
-export function parseTrustProxy(text: string): TrustProxy {
+function parseTrustProxy(text: string): TrustProxy {
   if (text === 'none') return false
   const entries = text.split(',').map((e) => e.trim())
   const bad = entries.find((e) => !isProxyEntry(e))

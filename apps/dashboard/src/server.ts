@@ -24,7 +24,7 @@ import { ApiError } from './errors.js'
 import type { Mailer } from './mail/mailer.js'
 
 /** The hand-written UI (HTML, CSS, JS modules), served as files: no build step, no CDN. */
-export const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'static')
+const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'static')
 
 export type DashboardOptions = {
   signup: SignupMode
@@ -49,7 +49,7 @@ export type DashboardOptions = {
   limits?: Partial<Record<LimitName, RequestLimitPolicy>> | undefined
 }
 
-export const defaultMaxKeys = 100
+const defaultMaxKeys = 100
 
 export type DashboardServer = {
   app: Express

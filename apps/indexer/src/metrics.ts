@@ -38,7 +38,7 @@ export type IndexerMetrics = {
 
 const jobStates = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const
 /** How long a scrape waits for Redis (job counts, ping) before reporting it unreachable; Prometheus' own timeout here is 5 s. */
-export const redisScrapeTimeoutMs = 1000
+const redisScrapeTimeoutMs = 1000
 
 class RedisTimeoutError extends BaseError {
   constructor() {

@@ -45,11 +45,11 @@ export type RpcArgs = {
   metrics: MetricsListen | undefined
 }
 
-export const defaultPort = 8545
+const defaultPort = 8545
 
 /** Postgres bounds of the rpc: statements of ours take milliseconds; a hung server is given up on in seconds. */
-export const defaultRpcDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 1000, keepAliveMs: 10_000 }
-export const defaultReadyTimeoutMs = 1000
+const defaultRpcDbTimeouts: DbTimeoutFlags = { statementTimeoutMs: 5000, queryTimeoutMs: 6000, connectTimeoutMs: 1000, keepAliveMs: 10_000 }
+const defaultReadyTimeoutMs = 1000
 
 export const usage = `Usage: uncle-rpc rpc [--config <file>] [--port <p>] [--host <addr>] [flags]
 

@@ -51,9 +51,9 @@ export type RpcMetrics = {
   watch(sources: RpcMetricSources): void
 }
 
-export const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 /** Lookups per batched statement: powers of two up to the statement's limit (store.ts maxLookupsPerStatement). */
-export const lookupBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+const lookupBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 
 /** Creates the RPC families on a fresh registry (with the default process metrics). */
 export function createRpcMetrics(): RpcMetrics {

@@ -16,11 +16,11 @@ export type SampleNodeConfig = {
   host: string
 }
 
-export const defaultSyntheticBlocks = 10_000
-export const defaultSyntheticChainId = 1337n
-export const mainnetLondonBlock = 12_965_000
+const defaultSyntheticBlocks = 10_000
+const defaultSyntheticChainId = 1337n
+const mainnetLondonBlock = 12_965_000
 /** Deepest allowed reorg: below `safe` (head − 32), so safe and finalized blocks never change. */
-export const maxReorgDepth = 31
+const maxReorgDepth = 31
 
 export const usage = `Usage: uncle-rpc sample-node [flags]
 

@@ -23,7 +23,7 @@ export type SampleNodeServer = {
 }
 
 /** geth's maximum request body (rpc/http.go defaultBodyLimit). */
-export const bodyLimit = 5 * 1024 * 1024
+const bodyLimit = 5 * 1024 * 1024
 const acceptedContentTypes = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 
 type RequestContext = { injectError: boolean }

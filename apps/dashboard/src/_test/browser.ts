@@ -7,7 +7,7 @@ import { type BrowserContext, chromium } from 'playwright-core'
 // Test-only: Debian's chromium driven by playwright-core (no browser download), and the folder
 // screenshots go to (git-ignored).
 
-export const chromiumPath = '/usr/bin/chromium'
+const chromiumPath = '/usr/bin/chromium'
 export const screenshotsDir = join(repositoryRoot, 'apps/dashboard/screenshots')
 
 /** Whether chromium is installed; under CI its absence is a failure (.ci/run installs it). */

@@ -53,7 +53,7 @@ export const updateKeyInput = z
   .strict()
 /** Rotate: a key with a secret gets a new one (`new`) or keeps it (`keep`); the caller must say which. */
 export const rotateInput = z.object({ secret: z.enum(['new', 'keep']).optional() })
-export const maxUpgradeMessage = 500
+const maxUpgradeMessage = 500
 export const upgradeInput = z.object({
   plan: z.enum(['growth', 'custom']),
   message: text({ allowNewlines: true })
@@ -64,7 +64,7 @@ export const usageQuery = z.object({
   key: z.coerce.number().int().positive().optional(),
   network: networkName.optional(),
 })
-export const maxKeysPage = 100
+const maxKeysPage = 100
 export const keysPageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(maxKeysPage).default(50),
   after: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0),

@@ -19,7 +19,7 @@ export type LimitName = keyof typeof limitText
 
 const hour = 3_600_000
 /** The defaults: generous for people, tight for scripts. */
-export const defaultRequestLimits: Record<LimitName, RequestLimitPolicy> = {
+const defaultRequestLimits: Record<LimitName, RequestLimitPolicy> = {
   signup: { limit: 10, windowMs: hour },
   signin: { limit: 60, windowMs: 15 * 60_000 },
   reset: { limit: 10, windowMs: hour },

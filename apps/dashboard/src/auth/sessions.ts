@@ -4,9 +4,9 @@ import { deleteAccountSessions, deleteSession, findSession, hashSecret, insertSe
 import type { Request, Response } from 'express'
 
 /** The session cookie's name. */
-export const sessionCookie = 'uncle_session'
+const sessionCookie = 'uncle_session'
 /** A session ends 7 days after sign-in at the latest… */
-export const sessionMs = 7 * 24 * 3_600_000
+const sessionMs = 7 * 24 * 3_600_000
 /** …and after 12 hours without a request. */
 export const defaultIdleMs = 12 * 3_600_000
 
@@ -26,7 +26,7 @@ export type Sessions = {
 }
 
 /** The value of one cookie in a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
+function readCookie(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')

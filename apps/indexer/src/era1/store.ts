@@ -47,7 +47,7 @@ async function readIndex(path: string): Promise<{ startNumber: bigint; count: nu
 }
 
 /** A directory of era1 files, read in place (never removed). */
-export function createDirectoryStore(directory: string): Era1Store {
+function createDirectoryStore(directory: string): Era1Store {
   return {
     description: directory,
     async list() {
@@ -91,7 +91,7 @@ export type MirrorStoreParameters = {
  * An http(s) mirror (packages/chain's downloader: standard names, resume, retries, checksums.txt):
  * each job downloads its file, and the file is removed once indexed or refused unless `keep`.
  */
-export function createMirrorStore(p: MirrorStoreParameters): Era1Store {
+function createMirrorStore(p: MirrorStoreParameters): Era1Store {
   const mirror = createEra1Mirror({
     baseUrl: p.baseUrl,
     network: p.network,

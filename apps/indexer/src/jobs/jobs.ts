@@ -68,7 +68,7 @@ export function epochJobId(job: Pick<EpochJob, 'epoch'>): string {
  * add the same ids, and BullMQ keeps one job per id.
  */
 /** BullMQ's highest priority number (the lowest priority): 2^21 − 1. */
-export const lowestJobPriority = 2 ** 21 - 1
+const lowestJobPriority = 2 ** 21 - 1
 
 /**
  * A job's BullMQ priority from its first block (`unit`: the blocks of one range or epoch): lower

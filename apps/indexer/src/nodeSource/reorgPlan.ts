@@ -11,7 +11,7 @@ import type { ReorgPlan } from '../writing/writer.js'
 // transaction, re-checking what the walk saw.
 
 /** Deepest walk in either direction before giving up (reorgs are a few blocks; this is a safety net). */
-export const maxReorgWalk = 10_000
+const maxReorgWalk = 10_000
 
 /** Every block asked for, verified; otherwise the attempt fails (the job retries it). */
 function onlyBlocks(network: string, result: FetchRangeResult): VerifiedBlock[] {

@@ -10,7 +10,7 @@ import { type Job, Queue } from 'bullmq'
  * Among `planned` (job id → the blocks the database lacks), the ids the queue remembers as
  * completed. Reads only the ids of the completed set (at most `removeOnComplete` of them).
  */
-export async function completedAmong(queue: Queue, planned: ReadonlyMap<string, BlockRange>): Promise<string[]> {
+async function completedAmong(queue: Queue, planned: ReadonlyMap<string, BlockRange>): Promise<string[]> {
   if (planned.size === 0) return []
   const completed = await queue.getRanges(['completed'], 0, -1)
   return completed.filter((id) => planned.has(id))

@@ -78,7 +78,7 @@ async function nodeHead(network: StatusNetwork): Promise<bigint | null> {
 }
 
 /** The window of `blocksPerSecond`. */
-export const rateWindowSeconds = 60
+const rateWindowSeconds = 60
 
 const str = (r: BlockRange) => ({ from: r.from.toString(), to: r.to.toString() })
 

@@ -41,7 +41,7 @@ export type UsageRecorder = {
 export type RefusalReason = 'revoked' | 'network' | 'origin' | 'userAgent' | 'secret'
 
 /** The usage counter of each reason (refused_revoked, refused_network, … in the tables). */
-export const refusedCounter = {
+const refusedCounter = {
   revoked: 'refusedRevoked',
   network: 'refusedNetwork',
   origin: 'refusedOrigin',
@@ -71,7 +71,7 @@ const hourMs = 3_600_000
 type Counted = { delta: HourlyUsageDelta; methods: Map<string, MethodUsageDelta>; last: MethodUsageDelta | undefined }
 
 /** The usage_daily deltas of hourly counts: summed per key and UTC day of their hour. */
-export function dailyOf(hourly: readonly HourlyUsageDelta[]): UsageDelta[] {
+function dailyOf(hourly: readonly HourlyUsageDelta[]): UsageDelta[] {
   const days = new Map<string, UsageDelta>()
   for (const h of hourly) {
     const day = h.hour.slice(0, 10)

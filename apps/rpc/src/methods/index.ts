@@ -7,14 +7,6 @@ import { createGetUncleCountByBlockHash } from './eth_getUncleCountByBlockHash.j
 import { createGetUncleCountByBlockNumber } from './eth_getUncleCountByBlockNumber.js'
 import type { UncleFamilyDeps } from './familyDeps.js'
 
-/** The uncle methods served, by wire name (metrics and docs name them from here). */
-export const uncleMethods = [
-  'eth_getUncleByBlockHashAndIndex',
-  'eth_getUncleByBlockNumberAndIndex',
-  'eth_getUncleCountByBlockHash',
-  'eth_getUncleCountByBlockNumber',
-] as const
-
 /** The method registry: wire name → implementation. Names are case-sensitive (geth: -32601 otherwise). */
 export function createMethods(deps: UncleFamilyDeps): JsonRpcMethods<MethodContext> {
   return {

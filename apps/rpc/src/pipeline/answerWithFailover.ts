@@ -44,7 +44,7 @@ export function partnerUnavailableError(error: unknown): InternalError {
 
 
 /** -32603 for a call whose partner answer failed verification against the chain (its data is never passed on). */
-export function partnerRejectedError(): InternalError {
+function partnerRejectedError(): InternalError {
   return new InternalError(
     "the index cannot answer this call authoritatively and the failover partner's answer failed verification against the chain; try again later",
     { data: { reason: 'verification failed' } },

@@ -14,7 +14,7 @@ export function primaryReads(db: Db): ReadSource {
 /** Default most pairs in one statement: a larger queue is sent as several statements. */
 export const defaultMaxLookupsPerStatement = 256
 /** Default uncle statements in flight at once: the default pool size (one per connection). */
-export const defaultMaxStatements = 10
+const defaultMaxStatements = 10
 
 export type FindUncleOptions = {
   /** Told about every statement: its time from sending to rows (s), its lookups, whether it failed (metrics). */

@@ -36,7 +36,7 @@ export const filterApplicationName = 'uncle-rpc null filter'
 /** The connection that sends the filter's probes, as pg_stat_activity names it. */
 export const probeApplicationName = 'uncle-rpc null filter probe'
 /** The prefix of the channel of a filter's probes: each filter has its own, so no process hears another's. */
-export const probeChannelPrefix = 'uncle_rpc_filter_probe_'
+const probeChannelPrefix = 'uncle_rpc_filter_probe_'
 
 export type CreateUncleFilterParameters = {
   /**

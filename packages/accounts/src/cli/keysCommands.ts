@@ -72,7 +72,7 @@ function limitFlags(values: KeysFlags, clearable: boolean) {
 }
 
 /** The method of the calls of a day that usage_methods lacks: counted before usage was kept per method. */
-export const notRecordedMethod = '(not recorded)'
+const notRecordedMethod = '(not recorded)'
 
 /**
  * `keys usage --by-method`: a line per day and method (newest day first), the calls usage_daily

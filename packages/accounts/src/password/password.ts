@@ -4,7 +4,7 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
 // base64url, so the cost can be raised later without breaking stored hashes.
 
 /** scrypt cost: N = 2^15, r = 8 (32 MiB, about 60 ms here), p = 1. */
-export const defaultScryptCost = { N: 2 ** 15, r: 8, p: 1 } as const
+const defaultScryptCost = { N: 2 ** 15, r: 8, p: 1 } as const
 const keyLength = 32
 
 function derive(password: string, salt: Buffer, { N, r, p }: { N: number; r: number; p: number }): Promise<Buffer> {

@@ -36,7 +36,7 @@ const renamed: Record<string, string> = {
 const quantities = new Set(['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas'])
 
 /** A quantity without leading zeros, as JSON-RPC writes it ("0x020000" → "0x20000", "0x00" → "0x0"). */
-export function canonicalQuantity(value: string): string {
+function canonicalQuantity(value: string): string {
   return `0x${value.slice(2).replace(/^0+/, '') || '0'}`
 }
 
