@@ -236,10 +236,11 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
  * client's query timeout, which closes the connection instead of cancelling; SET LOCAL lives in
  * the transaction, which a pooler in transaction mode passes on whole, and ends with it, so no
  * server connection keeps it for another client. Costs one round trip per transaction; none for
- * a pool without a statement timeout.
+ * a pool without a statement timeout. Every write transaction of the product goes through it.
  */
-export function boundedTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const timeoutMs = poolStatementTimeouts.get(db.$client)
+export function boundedTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // Note: inside a transaction this is a savepoint; the outer transaction's bound holds.
+  const timeoutMs = '$client' in db ? poolStatementTimeouts.get(db.$client) : undefined
   return db.transaction(async (tx) => {
     if (timeoutMs !== undefined) await tx.execute(sql.raw(`set local statement_timeout = ${timeoutMs}`))
     return fn(tx)

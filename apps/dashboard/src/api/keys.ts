@@ -1,4 +1,5 @@
 import { newKeySecret } from '@uncle-rpc/accounts'
+import { boundedTransaction } from '@uncle-rpc/db'
 import {
   type AccountKeyRow,
   copyKeySettings,
@@ -80,7 +81,7 @@ export function keyRoutes(deps: ApiDeps): Router {
     checkNetworks(networks)
     const { accountId, plan, emailVerified } = sessionOf(res)
     if (!emailVerified) throw new ApiError(403, 'verify your email address first: open the link we sent you (or send a new one)')
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await boundedTransaction(db, async (tx) => {
       await lockAccount(tx, { accountId })
       if ((await countLiveAccountKeys(tx, { accountId })) >= deps.maxKeys) return null
       const { key, row } = await createApiKey(tx, { plan, label: name, accountId, networks: networks ?? null })
@@ -130,7 +131,7 @@ export function keyRoutes(deps: ApiDeps): Router {
     const id = keyId(req.params.id)
     const { secret: choice } = parse(rotateInput, req.body)
     const { accountId } = sessionOf(res)
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await boundedTransaction(db, async (tx) => {
       const settings = await keySettingsForCopy(tx, { accountId, keyId: id })
       if (settings === null || settings.revokedAt !== null) return null
       if (settings.secretHash !== null && choice === undefined)

@@ -1,4 +1,5 @@
 import { hashPassword } from '@uncle-rpc/accounts'
+import { boundedTransaction } from '@uncle-rpc/db'
 import { deleteAccountTokens, findAccountByEmail, findAccountById, hashSecret, markEmailVerified, setAccountPassword, takeAccountToken } from '@uncle-rpc/db/accounts'
 import { type Request, type Response, Router } from 'express'
 import { checkCsrf } from '../auth/csrf.js'
@@ -56,7 +57,7 @@ export function recoveryRoutes(deps: ApiDeps): Router {
     checkCsrf(req, undefined)
     const { token, password } = parse(resetInput, req.body)
     // Note: one transaction, so a password the rule refuses leaves the link usable.
-    const account = await db.transaction(async (tx) => {
+    const account = await boundedTransaction(db, async (tx) => {
       const accountId = await takeAccountToken(tx, { tokenHash: hashSecret(token), purpose: 'reset' })
       const found = accountId === null ? null : await findAccountById(tx, { accountId })
       if (found === null) throw new ApiError(400, `${usedLink}: ask for a new one`)

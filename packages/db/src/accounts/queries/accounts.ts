@@ -1,6 +1,6 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
-import type { DbOrTx } from '../../client.js'
+import { boundedTransaction, type DbOrTx } from '../../client.js'
 import { type ApiKeyPlan, accounts, apiKeys, sessions, upgradeRequests } from '../schema.js'
 
 /** One accounts row. */
@@ -61,7 +61,7 @@ export async function listAccounts(db: DbOrTx): Promise<(AccountRow & { keys: nu
  * plan (or a lower one) granted, in one transaction. False when there is no such account.
  */
 export async function setAccountPlan(db: DbOrTx, { email, plan }: { email: string; plan: ApiKeyPlan }): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return boundedTransaction(db, async (tx) => {
     const [row] = await tx.update(accounts).set({ plan }).where(eq(accounts.email, normalizeEmail(email))).returning({ id: accounts.id })
     if (row === undefined) return false
     await tx.update(apiKeys).set({ plan }).where(eq(apiKeys.accountId, row.id))
@@ -77,7 +77,7 @@ export async function setAccountPlan(db: DbOrTx, { email, plan }: { email: strin
 
 /** Disables (or enables again) the account: no sign-in, its sessions end, its keys are refused. False when there is none. */
 export async function setAccountDisabled(db: DbOrTx, { email, disabled }: { email: string; disabled: boolean }): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return boundedTransaction(db, async (tx) => {
     const [row] = await tx
       .update(accounts)
       .set({ disabledAt: disabled ? sql`coalesce(${accounts.disabledAt}, now())` : null })
@@ -110,7 +110,7 @@ export async function markEmailVerified(db: DbOrTx, { accountId }: { accountId: 
 
 /** Stores a new password hash and ends every session of the account. */
 export async function setAccountPassword(db: DbOrTx, { accountId, passwordHash }: { accountId: number; passwordHash: string }): Promise<void> {
-  await db.transaction(async (tx) => {
+  await boundedTransaction(db, async (tx) => {
     await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId))
     await tx.delete(sessions).where(eq(sessions.accountId, accountId))
   })

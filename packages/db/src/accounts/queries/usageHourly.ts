@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm'
-import type { Db, DbOrTx } from '../../client.js'
+import { boundedTransaction, type Db, type DbOrTx } from '../../client.js'
 import { apiKeys, usageDaily, usageHourly } from '../schema.js'
 import { addedCounters, addUsage, mergeUsageCounts, summedCounters, type UsageCounts, type UsageDelta } from './usage.js'
 import { addMethodUsage, type MethodUsageDelta } from './usageMethods.js'
@@ -16,7 +16,7 @@ export async function addDailyAndHourlyUsage(
   { daily, hourly, methods = [] }: { daily: readonly UsageDelta[]; hourly: readonly HourlyUsageDelta[]; methods?: readonly MethodUsageDelta[] | undefined },
 ): Promise<void> {
   if (daily.length === 0 && hourly.length === 0 && methods.length === 0) return
-  await db.transaction(async (tx) => {
+  await boundedTransaction(db, async (tx) => {
     await addUsage(tx, daily)
     await addHourlyUsage(tx, hourly)
     await addMethodUsage(tx, methods)
