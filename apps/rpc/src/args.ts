@@ -77,8 +77,9 @@ Flags:
   --db-pipeline <n>                statements in flight per connection (pg's pipeline mode; each
                                    still bounded by its timeouts); 1 = one at a time; default 1
   --db-max-batch <n>               most uncle lookups in one statement; default ${defaultMaxLookupsPerStatement}
-  --cache-entries <n>              answers kept in memory per process (~1.4 KB each; only uncles
-                                   at least \`confirmations\` deep); 0 = off; default ${defaultCacheEntries}
+  --cache-entries <n>              answers kept in memory per cache, by hash and by block number
+                                   (~1.4 KB each; only uncles at least \`confirmations\` deep);
+                                   0 = off; default ${defaultCacheEntries}
   --fast-path <on|off>             answer plain JSON-RPC POSTs (one Content-Length, no chunking,
                                    upgrade or Expect, a strict HTTP/1.1 head) beneath node:http;
                                    every other request is node:http's as before; default on

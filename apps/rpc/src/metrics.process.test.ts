@@ -101,10 +101,18 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       expect(sumSamples(during, 'uncle_rpc_db_pool_connections', { state: 'total' })).toBeGreaterThan(0)
       expect(sumSamples(during, 'uncle_rpc_db_pool_connections', { state: 'waiting' })).toBe(0)
       expect(sumSamples(during, 'uncle_rpc_partner_circuit_open', { network: 'mainnet' })).toBe(0)
-      expect(sumSamples(during, 'uncle_rpc_cache_entries')).toBe(1)
+      expect(sumSamples(during, 'uncle_rpc_cache_entries', { cache: 'by_hash' })).toBe(1)
+      expect(sumSamples(during, 'uncle_rpc_cache_entries', { cache: 'by_number' })).toBe(0)
       expect(during.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true)
       expect(during.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true)
       expect(during.every((s) => !JSON.stringify(s.labels).includes(env.key))).toBe(true)
+
+      // An answer by block number is held by the other cache, and counted there.
+      const byNumber = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getUncleByBlockNumberAndIndex', params: [`0x${uncle.blockNumber.toString(16)}`, uncle.index] })
+      expect((await post(url + env.key, byNumber)).body).toContain('"result":{')
+      const after = await scrape(await metrics)
+      expect(sumSamples(after, 'uncle_rpc_cache_entries', { cache: 'by_number' })).toBe(1)
+      expect(sumSamples(after, 'uncle_rpc_cache_entries', { cache: 'by_hash' })).toBe(1)
 
       const ready = await fetch(`${await base}/ready`)
       expect(ready.status).toBe(200)

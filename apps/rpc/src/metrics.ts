@@ -14,7 +14,8 @@ export type CallOutcome = 'found' | 'null' | 'error' | 'rate_limited' | 'forward
 export type RpcMetricSources = {
   partners: ReadonlyMap<string, { readonly state: BreakerState }>
   wsConnections: () => number
-  cacheEntries: () => number
+  /** Answers held by the cache by hash and the cache by block number. */
+  cacheEntries: () => { byHash: number; byNumber: number }
   /** Whether Redis answers and rate limits are shared; absent when rate limits are off. */
   redisShared?: (() => boolean) | undefined
   /** The read replicas' states; absent when none are configured. */
@@ -129,7 +130,7 @@ export function createRpcMetrics(): RpcMetrics {
   }).labels({})
   const readOk = readDuration.labels({ result: 'ok' })
   const readFailed = readDuration.labels({ result: 'failed' })
-  let sources: RpcMetricSources = { partners: new Map(), wsConnections: () => 0, cacheEntries: () => 0 }
+  let sources: RpcMetricSources = { partners: new Map(), wsConnections: () => 0, cacheEntries: () => ({ byHash: 0, byNumber: 0 }) }
   new Gauge({
     name: 'uncle_rpc_partner_circuit_open',
     help: 'Whether the failover partner circuit of a network is open or probing (1) or closed (0)',
@@ -163,10 +164,13 @@ export function createRpcMetrics(): RpcMetrics {
   })
   new Gauge({
     name: 'uncle_rpc_cache_entries',
-    help: 'Answers held in the in-memory cache',
+    help: 'Answers held in memory, by cache: by_hash (eth_getUncleByBlockHashAndIndex and the counts by hash) and by_number (answers by block number, dropped on a reorg)',
+    labelNames: ['cache'] as const,
     registers,
     collect() {
-      this.set(sources.cacheEntries())
+      const { byHash, byNumber } = sources.cacheEntries()
+      this.set({ cache: 'by_hash' }, byHash)
+      this.set({ cache: 'by_number' }, byNumber)
     },
   })
   new Gauge({

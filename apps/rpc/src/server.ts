@@ -57,7 +57,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   const { db, logger, metrics } = deps
   const limits: RpcLimits = { ...defaultLimits, ...options.limits }
   const resolver = createNetworkResolver(options.networks)
-  const { cache, heads, reorgWatch, served, handler } = composeMethods(deps, options, limits)
+  const { cache, numberCache, heads, reorgWatch, served, handler } = composeMethods(deps, options, limits)
   const auth = createAuth(
     { store: deps.keyStore ?? createDbKeyStore(db), logger },
     { lookupTimeoutMs: options.keyLookupTimeoutMs, ...options.auth },
@@ -74,7 +74,7 @@ export function createRpcServer(deps: RpcServerDeps, options: RpcServerOptions):
   metrics?.watch({
     partners,
     wsConnections: ws.connections,
-    cacheEntries: () => cache.size,
+    cacheEntries: () => ({ byHash: cache.size, byNumber: numberCache.size }),
     redisShared: limiter && (() => limiter.shared),
     replicas,
     pool: () => ({ total: db.$client.totalCount, idle: db.$client.idleCount, waiting: db.$client.waitingCount }),

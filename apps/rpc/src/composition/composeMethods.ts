@@ -15,8 +15,10 @@ import type { RpcLimits } from '../transport/limits.js'
 import type { RpcServerDeps, RpcServerOptions } from './serverOptions.js'
 
 export type ComposedMethods = {
-  /** The answer cache by hash (the one metrics and the admin port report). */
+  /** The answer cache by hash (the one the server's `cache` hands out). */
   cache: AnswerCache
+  /** The answer cache by block number, dropped on every reorg (metrics report both). */
+  numberCache: AnswerCache
   heads: HeadTracker
   /** Drops the by-number cache on a reorg; checked once at listen, stopped at close. */
   reorgWatch: ReorgWatch
@@ -84,7 +86,7 @@ export function composeMethods(deps: RpcServerDeps, options: RpcServerOptions, l
         error,
       }),
   })
-  return { cache, heads, reorgWatch, served: new Set(Object.keys(served)), handler }
+  return { cache, numberCache, heads, reorgWatch, served: new Set(Object.keys(served)), handler }
 }
 
 /** A failed or late database read, logged: one line per 10 s at most while the database fails, not one per request. */

@@ -34,7 +34,7 @@ export type RpcServerDeps = {
 export type RpcServerOptions = {
   networks: readonly ServedNetwork[]
   limits?: Partial<RpcLimits> | undefined
-  /** Answers kept in memory (~1.4 KB each); 0 turns the cache off. Default 10,000. */
+  /** Answers kept in memory per cache, by hash and by number (~1.4 KB each); 0 turns both off. Default 10,000. */
   cacheEntries?: number | undefined
   /** How often the latest indexed block of each network is read. Default 2 s. */
   headsIntervalMs?: number | undefined
