@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
-import { createDb, type Db } from './client.js'
+import { createDb, type Db, type Tx } from './client.js'
 import { migrateDatabase } from './migrate.js'
 
 export {
@@ -120,4 +120,39 @@ export function useTestDatabase(options: { max?: number }, onOpen: (database: Op
     onOpen(opened)
   })
   afterAll(() => opened?.close())
+}
+
+/** A lock held by another session of the test's (see `holdLock`). */
+export type HeldLock = {
+  /** True while the holding transaction is still open. */
+  held: () => boolean
+  /** Ends the holding transaction and waits for it. */
+  release: () => Promise<void>
+}
+
+/**
+ * Opens a transaction on `db` (directly on Postgres, not through the pooler under test), takes a
+ * lock in it with `take`, and keeps it open until released or `maxMs` passed: the "another
+ * writer holds the lock" of the statement-timeout tests. Resolves once the lock is held.
+ */
+export async function holdLock(db: Db, take: (tx: Tx) => Promise<unknown>, { maxMs = 10_000 }: { maxMs?: number } = {}): Promise<HeldLock> {
+  let release: () => void = () => undefined
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let locked: () => void = () => undefined
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve))
+  let open = true
+  const holder = db.transaction(async (tx) => {
+    await take(tx)
+    locked()
+    await Promise.race([released, new Promise((resolve) => setTimeout(resolve, maxMs))])
+  })
+  void holder.finally(() => (open = false)).catch(() => undefined)
+  await Promise.race([lockTaken, holder])
+  return {
+    held: () => open,
+    release: async () => {
+      release()
+      await holder
+    },
+  }
 }

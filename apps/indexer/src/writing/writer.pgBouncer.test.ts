@@ -1,6 +1,6 @@
 import { createDb } from '@uncle-rpc/db'
 import { lockNetworkWrites } from '@uncle-rpc/db/chain'
-import { type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
+import { holdLock, type OpenTestDatabase, openTestDatabase } from '@uncle-rpc/db/testing'
 import { type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { applyWritePlan } from './writer.js'
@@ -29,28 +29,16 @@ describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)('the indexe
   test('behavior: a write blocked by a lock is cancelled at the statement timeout (57014) while the lock is still held', async () => {
     const pooled = createDb({ url: bouncer.url(new URL(database.url).pathname.slice(1)), max: 2, timeouts: { statementTimeoutMs: 500, queryTimeoutMs: 60_000 } })
     // Another writer (a reorg) holds the network's write lock, directly on Postgres, for up to 10 s.
-    let release: () => void = () => undefined
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked: () => void = () => undefined
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve))
-    const holder = database.db.transaction(async (tx) => {
-      await lockNetworkWrites(tx, { network, mode: 'exclusive' })
-      locked()
-      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 10_000))])
-    })
-    let holderDone = false
-    void holder.finally(() => (holderDone = true)).catch(() => undefined)
+    const lock = await holdLock(database.db, (tx) => lockNetworkWrites(tx, { network, mode: 'exclusive' }))
     try {
-      await lockTaken
       const outcome = await applyWritePlan(pooled.db, { kind: 'append', network, runs: [] }).then(
-        (written) => ({ written, heldStill: !holderDone }),
-        (error: unknown) => ({ error, heldStill: !holderDone }),
+        (written) => ({ written, heldStill: lock.held() }),
+        (error: unknown) => ({ error, heldStill: lock.held() }),
       )
       // Cancelled by the server while the holder still held the lock: not written after it let go.
       expect(outcome).toMatchObject({ heldStill: true, error: { cause: { code: '57014' } } })
     } finally {
-      release()
-      await holder
+      await lock.release()
       await pooled.close()
     }
   })

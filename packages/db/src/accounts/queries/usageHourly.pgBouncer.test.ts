@@ -2,7 +2,7 @@ import { type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createDb } from '../../client.js'
-import { type OpenTestDatabase, openTestDatabase } from '../../testing.js'
+import { holdLock, type OpenTestDatabase, openTestDatabase } from '../../testing.js'
 import { zeroUsageCounts } from './usage.js'
 import { addDailyAndHourlyUsage } from './usageHourly.js'
 
@@ -28,33 +28,21 @@ describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)('the usage 
   test('behavior: a flush blocked by a lock on usage_daily is cancelled at the statement timeout (57014) while the lock is still held', async () => {
     const pooled = createDb({ url: bouncer.url(new URL(database.url).pathname.slice(1)), max: 2, timeouts: { statementTimeoutMs: 500, queryTimeoutMs: 60_000 } })
     // Another session (a migration, a vacuum full) holds usage_daily, directly on Postgres, for up to 10 s.
-    let release: () => void = () => undefined
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked: () => void = () => undefined
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve))
-    const holder = database.db.transaction(async (tx) => {
-      await tx.execute(sql`lock table usage_daily in access exclusive mode`)
-      locked()
-      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 10_000))])
-    })
-    let holderDone = false
-    void holder.finally(() => (holderDone = true)).catch(() => undefined)
+    const lock = await holdLock(database.db, (tx) => tx.execute(sql`lock table usage_daily in access exclusive mode`))
     try {
-      await lockTaken
       const started = Date.now()
       const outcome = await addDailyAndHourlyUsage(pooled.db, {
         daily: [{ keyId: 1, day: '2026-11-27', ...zeroUsageCounts(), requests: 1 }],
         hourly: [],
       }).then(
-        () => ({ written: true, heldStill: !holderDone }),
-        (error: unknown) => ({ error, heldStill: !holderDone }),
+        () => ({ written: true, heldStill: lock.held() }),
+        (error: unknown) => ({ error, heldStill: lock.held() }),
       )
       // Cancelled by the server while the holder still held the lock, not after it let go.
       expect(outcome).toMatchObject({ heldStill: true, error: { cause: { code: '57014' } } })
       expect(Date.now() - started).toBeLessThan(5_000)
     } finally {
-      release()
-      await holder
+      await lock.release()
       await pooled.close()
     }
   })
