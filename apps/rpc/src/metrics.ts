@@ -93,14 +93,15 @@ export function createRpcMetrics(): RpcMetrics {
     labelNames: ['network'] as const,
     registers,
   })
-  const methodCalls = new Counter({
+  const methodCalls = new BoundCounter({
     name: 'uncle_rpc_method_calls_total',
     help: 'Calls of each served method (eth_getUncleByBlockHashAndIndex, eth_getUncleByBlockNumberAndIndex, eth_getUncleCountByBlockHash, eth_getUncleCountByBlockNumber, eth_chainId, net_version) by network; unknown methods are not counted',
-    labelNames: ['network', 'method'] as const,
+    labelNames: ['network', 'method'],
     registers,
   })
-  // Note: one bound series per (network, method), found by one Map lookup per call.
-  const methodSeries = new Map<string, ReturnType<typeof methodCalls.labels>>()
+  // Note: one bound series per (network, method), found by two Map lookups per call on strings
+  // that are always the same objects (hashed once), not on a key concatenated per call.
+  const methodSeries = new Map<string, Map<string, CounterSeries>>()
   const verifiedTotal = new Counter({
     name: 'uncle_rpc_partner_verifications_total',
     help: 'Failover partner answers checked against the chain (nephew header, sha3Uncles, uncle hashes) by outcome: passed, failed',
@@ -260,11 +261,15 @@ export function createRpcMetrics(): RpcMetrics {
       shedSeries[transport].inc()
     },
     methodCalled(network, method) {
-      const key = network + '/' + method
-      let series = methodSeries.get(key)
+      let byMethod = methodSeries.get(network)
+      if (byMethod === undefined) {
+        byMethod = new Map()
+        methodSeries.set(network, byMethod)
+      }
+      let series = byMethod.get(method)
       if (series === undefined) {
         series = methodCalls.labels({ network, method })
-        methodSeries.set(key, series)
+        byMethod.set(method, series)
       }
       series.inc()
     },
