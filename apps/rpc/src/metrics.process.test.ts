@@ -113,6 +113,10 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'uncle-rpc rp
       const after = await scrape(await metrics)
       expect(sumSamples(after, 'uncle_rpc_cache_entries', { cache: 'by_number' })).toBe(1)
       expect(sumSamples(after, 'uncle_rpc_cache_entries', { cache: 'by_hash' })).toBe(1)
+      const calls = (samples: Sample[], method: string) => sumSamples(samples, 'uncle_rpc_method_calls_total', { network: 'mainnet', method })
+      expect(calls(after, 'eth_getUncleByBlockNumberAndIndex') - calls(during, 'eth_getUncleByBlockNumberAndIndex')).toBe(1)
+      expect(calls(after, 'eth_getUncleByBlockHashAndIndex')).toBe(calls(during, 'eth_getUncleByBlockHashAndIndex'))
+      expect(calls(during, 'eth_getUncleByBlockHashAndIndex') - calls(before, 'eth_getUncleByBlockHashAndIndex')).toBeGreaterThanOrEqual(3 + 1 + 1)
 
       const ready = await fetch(`${await base}/ready`)
       expect(ready.status).toBe(200)
