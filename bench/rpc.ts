@@ -245,6 +245,9 @@ async function main(): Promise<void> {
     const netFloor = reference('net-floor', answerFile)
     const netFloorRow = record(await httpRow('node:net floor: a fixed response per request, no HTTP parsing', `http://127.0.0.1:${await netFloor.port}/`, oneFile, load, { serverPid: netFloor.child.pid }))
     await stop(netFloor.child)
+    const wireFloor = reference('wire-floor', answerFile)
+    const wireFloorRow = record(await httpRow('our fast path alone (packages/wire), serve() answering fixed bytes', `http://127.0.0.1:${await wireFloor.port}/v3/${key}`, oneFile, load, { serverPid: wireFloor.child.pid }))
+    await stop(wireFloor.child)
 
     // Ours runs with its metrics on here (--metrics-port 0; on / off measured alike, --metrics-only):
     // each row's note gives the p99 of the server's own time per message (parse to answer) and of
@@ -341,6 +344,7 @@ async function main(): Promise<void> {
       `      WebSocket load generator: bare ws ${Math.round(wsBareRow.rate)} msg/s = ${ratio(wsBareRow, wsRowOurs).toFixed(2)}× ours (above 1: it was not the ceiling of ours)`,
       `      parse floor: bare node:http that only JSON.parses each body = ${ratio(floorRow, bareRow).toFixed(2)}× bare`,
       `      node:net floor (no HTTP parsing, fixed bytes) = ${ratio(netFloorRow, bareRow).toFixed(2)}× bare node:http${anvilRow ? `, ${ratio(netFloorRow, anvilRow).toFixed(2)}× anvil null${byCpu(netFloorRow, anvilRow)}; ours one known uncle / node:net floor ${ratio(oneRow, netFloorRow).toFixed(2)}×` : ''}`,
+      `      our fast path alone / node:net floor ${ratio(wireFloorRow, netFloorRow).toFixed(2)}×${byCpu(wireFloorRow, netFloorRow)}; ours one known uncle / our fast path alone ${ratio(oneRow, wireFloorRow).toFixed(2)}×${byCpu(oneRow, wireFloorRow)}`,
       '',
     ]
     process.stdout.write(table.join('\n'))

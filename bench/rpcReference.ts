@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
+import { attachFastPath, defaultRequestsPerTurn } from '@uncle-rpc/wire'
 import express from 'express'
 import pg from 'pg'
 import { WebSocketServer } from 'ws'
@@ -9,6 +10,7 @@ import { WebSocketServer } from 'ws'
 //   ceiling <port> <body file>    bare node:http answering every request with the file's bytes
 //   parse-floor <port> <body file> the same, after JSON.parse of each request body
 //   net-floor <port> <body file>  node:net with no HTTP parser: a fixed response per request read
+//   wire-floor <port> <body file> our HTTP fast path (packages/wire) whose serve() answers the file's bytes
 //   ws-ceiling <port> <body file> bare ws server answering every message with the file's bytes
 //   naive <port> <database-url>   one Express 5 route, express.json(), one pg query per request
 // Note: the naive build is deliberately what a first version would look like (unnamed statement,
@@ -62,6 +64,18 @@ if (mode === 'ceiling') {
     })
     socket.on('error', () => undefined)
   })
+  server.listen(port, '127.0.0.1', () => ready(server))
+} else if (mode === 'wire-floor') {
+  // The byte-level layer of ours alone: the fast path's parser, head memo, turn budget and
+  // response writing, with no JSON-RPC, key or cache behind it. Between it and the node:net floor
+  // is the wire's cost; between it and ours, the rest of the request path's.
+  const answer = { status: 200, body: readFileSync(arg!) }
+  const server = createServer((_req, res) => res.writeHead(404).end())
+  attachFastPath(
+    server,
+    { check: () => ({ ok: true, pass: undefined }), serve: () => answer, failed: () => ({ status: 500, body: '{}', close: true }), closing: () => false },
+    { maxHeadBytes: 16 * 1024, maxHeaders: 100, maxBodyBytes: 5 * 1024 * 1024, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000, requestsPerTurn: defaultRequestsPerTurn },
+  )
   server.listen(port, '127.0.0.1', () => ready(server))
 } else if (mode === 'ws-ceiling') {
   // Note: the answer carries each message's id (the load generator matches answers by id): the
@@ -118,6 +132,6 @@ if (mode === 'ceiling') {
   })
   const server = app.listen(port, '127.0.0.1', () => ready(server))
 } else {
-  process.stderr.write('usage: rpcReference.ts ceiling|parse-floor|net-floor|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
+  process.stderr.write('usage: rpcReference.ts ceiling|parse-floor|net-floor|wire-floor|ws-ceiling <port> <body file> | naive <port> <database-url>\n')
   process.exitCode = 2
 }
