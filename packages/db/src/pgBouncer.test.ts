@@ -1,16 +1,21 @@
 import type { Hex } from '@uncle-rpc/chain'
 import { type PgBouncer, requireTool, startPgBouncer } from '@uncle-rpc/testing'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { zeroUsageCounts } from './accounts/queries/usage.js'
+import { addDailyAndHourlyUsage } from './accounts/queries/usageHourly.js'
 import { createDb } from './client.js'
 import { blockKnown } from './chain/queries/blockKnown.js'
 import { getUncleAnswers } from './chain/queries/uncleAnswers.js'
 import { registerNetwork } from './chain/queries/networks.js'
-import { type OpenTestDatabase, openTestDatabase } from './testing.js'
+import { holdLock, type OpenTestDatabase, openTestDatabase } from './testing.js'
 
-// The rpc's named statements through a real PgBouncer 1.18 in transaction mode: each statement
-// may run on another server connection, which lacks the statement or has it from another client.
+// The rpc's statements through a real PgBouncer 1.18 in transaction mode: each statement may run
+// on another server connection, which lacks a named statement or has it from another client; and
+// the pool's statement_timeout, a startup parameter PgBouncer drops, must still bound a write
+// transaction (boundedTransaction's SET LOCAL).
 
-describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)('named statements through PgBouncer in transaction mode', () => {
+describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)("the rpc's statements through PgBouncer in transaction mode", () => {
   let database: OpenTestDatabase
   let bouncer: PgBouncer
   const warnings: object[] = []
@@ -41,6 +46,28 @@ describe.skipIf(requireTool('pgbouncer', 'pgbouncer') === undefined)('named stat
       expect(settled.map((s) => (s as PromiseFulfilledResult<unknown>).value)).toEqual(calls.map((_, i) => (i % 2 === 0 ? null : false)))
       expect(warnings.filter((w) => JSON.stringify(w).includes('named prepared statements do not survive'))).toHaveLength(1)
     } finally {
+      await pooled.close()
+    }
+  })
+
+  test('behavior: a usage flush blocked by a lock on usage_daily is cancelled at the statement timeout (57014) while the lock is still held', async () => {
+    const pooled = createDb({ url: bouncer.url(new URL(database.url).pathname.slice(1)), max: 2, timeouts: { statementTimeoutMs: 500, queryTimeoutMs: 60_000 } })
+    // Another session (a migration, a vacuum full) holds usage_daily, directly on Postgres, for up to 10 s.
+    const lock = await holdLock(database.db, (tx) => tx.execute(sql`lock table usage_daily in access exclusive mode`))
+    try {
+      const started = Date.now()
+      const outcome = await addDailyAndHourlyUsage(pooled.db, {
+        daily: [{ keyId: 1, day: '2026-11-27', ...zeroUsageCounts(), requests: 1 }],
+        hourly: [],
+      }).then(
+        () => ({ written: true, heldStill: lock.held() }),
+        (error: unknown) => ({ error, heldStill: lock.held() }),
+      )
+      // Cancelled by the server while the holder still held the lock, not after it let go.
+      expect(outcome).toMatchObject({ heldStill: true, error: { cause: { code: '57014' } } })
+      expect(Date.now() - started).toBeLessThan(5_000)
+    } finally {
+      await lock.release()
       await pooled.close()
     }
   })
