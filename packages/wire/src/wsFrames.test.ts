@@ -36,8 +36,11 @@ function wsEvents(bytes: Buffer, isServer = true): Promise<Event[]> {
 const asEvent = (frame: ClientFrame): Event =>
   frame.opcode === 1 ? { kind: 'message', payload: `text:${frame.payload.toString('hex')}` } : { kind: frame.opcode === 9 ? 'ping' : 'pong', payload: frame.payload.toString('hex') }
 
-/** Reads `bytes` as the socket handler does, arriving in `parts`: the frames read and where ws takes over (undefined: never). */
-function readAll(bytes: Buffer, cuts: readonly number[]): { frames: ClientFrame[]; handedAt: number | undefined } {
+/**
+ * Reads `bytes` as the socket handler does, arriving in `parts`: the frames read, where ws takes
+ * over (undefined: never) and the bytes it is handed from there (as the reader left them: it unmasks in place).
+ */
+function readAll(bytes: Buffer, cuts: readonly number[]): { frames: ClientFrame[]; handedAt: number | undefined; rest: Buffer } {
   const frames: ClientFrame[] = []
   let pending = Buffer.alloc(0)
   let consumed = 0
@@ -50,14 +53,14 @@ function readAll(bytes: Buffer, cuts: readonly number[]): { frames: ClientFrame[
     for (;;) {
       const read = readFrame(buffer, at, maxPayload)
       if (read === moreBytes) break
-      if (read === wsTakes) return { frames, handedAt: consumed + at }
+      if (read === wsTakes) return { frames, handedAt: consumed + at, rest: Buffer.concat([buffer.subarray(at), bytes.subarray(from)]) }
       frames.push(read.frame)
       at = read.end
     }
     consumed += at
     pending = buffer.subarray(at)
   }
-  return { frames, handedAt: pending.length > 0 ? consumed : undefined }
+  return { frames, handedAt: pending.length > 0 ? consumed : undefined, rest: pending }
 }
 
 type Spec = { opcode: number; data: Buffer; fin: boolean; mask: boolean; rsv1: boolean }
@@ -89,7 +92,7 @@ describe('the WebSocket frame reader', () => {
       fc.asyncProperty(fc.array(spec, { minLength: 1, maxLength: 8 }), fc.array(fc.nat({ max: 4000 }), { maxLength: 4 }), async (specs, cuts) => {
         const bytes = Buffer.concat(specs.map(frameBytes))
         const oracle = await wsEvents(bytes)
-        const { frames, handedAt } = readAll(bytes, cuts)
+        const { frames, handedAt, rest } = readAll(bytes, cuts)
         read += frames.length
         expect(frames.map(asEvent)).toEqual(oracle.slice(0, frames.length))
         if (handedAt === undefined) {
@@ -97,7 +100,8 @@ describe('the WebSocket frame reader', () => {
           return
         }
         handed++
-        expect(await wsEvents(bytes.subarray(handedAt))).toEqual(oracle.slice(frames.length))
+        expect(rest).toEqual(bytes.subarray(handedAt))
+        expect(await wsEvents(rest)).toEqual(oracle.slice(frames.length))
       }),
       { numRuns: 1500 },
     )

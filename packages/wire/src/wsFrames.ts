@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer'
 // malformed frame, invalid UTF-8) the socket's bytes from that frame on go to ws's own reader for
 // good, which answers it as it always did (1009, 1007, the close handshake…). Answers are framed
 // here too: a server's text frame is a 2-, 4- or 10-byte header and the bytes, unmasked.
-// Pure: bytes in, frames out.
+// No I/O: bytes in, frames out (a frame read is unmasked where it lies, as ws does; one left to ws is left as it came).
 
 /** A frame read here: a text message (1), a ping (9) or a pong (10), unmasked. */
 export type ClientFrame = { opcode: 1 | 9 | 10; payload: Buffer }
@@ -20,6 +20,7 @@ export const wsTakes = 'wsTakes'
 /**
  * Reads the frame at `at`: the frame and where it ends, `moreBytes`, or `wsTakes` for a frame
  * of any kind not read here (including every malformed one). `maxPayload`: ws's limit (bytes).
+ * The frame's payload is unmasked in place and returned as a view of `bytes`.
  */
 export function readFrame(bytes: Buffer, at: number, maxPayload: number): { frame: ClientFrame; end: number } | typeof moreBytes | typeof wsTakes {
   if (bytes.length - at < 2) return moreBytes
@@ -41,40 +42,64 @@ export function readFrame(bytes: Buffer, at: number, maxPayload: number): { fram
   if (length > maxPayload) return wsTakes
   const end = maskAt + 4 + length
   if (bytes.length < end) return moreBytes
-  const payload = Buffer.allocUnsafe(length)
+  // Note: unmasked in place (as ws does), so a message costs no buffer of its own; the payload is a view of `bytes`.
+  const from = maskAt + 4
+  const payload = bytes.subarray(from, end)
+  unmask(payload, bytes, maskAt)
+  if (opcode === 1 && !isUtf8(payload)) {
+    // Note: masked again, so ws reads the frame as it came.
+    unmask(payload, bytes, maskAt)
+    return wsTakes
+  }
+  return { frame: { opcode, payload }, end }
+}
+
+/** XORs `payload` with the 4-byte mask at `maskAt` of `bytes` (its own inverse). */
+function unmask(payload: Buffer, bytes: Buffer, maskAt: number): void {
   const m0 = bytes[maskAt] as number
   const m1 = bytes[maskAt + 1] as number
   const m2 = bytes[maskAt + 2] as number
   const m3 = bytes[maskAt + 3] as number
-  const from = maskAt + 4
+  const length = payload.length
   let i = 0
   for (; i + 3 < length; i += 4) {
-    payload[i] = (bytes[from + i] as number) ^ m0
-    payload[i + 1] = (bytes[from + i + 1] as number) ^ m1
-    payload[i + 2] = (bytes[from + i + 2] as number) ^ m2
-    payload[i + 3] = (bytes[from + i + 3] as number) ^ m3
+    payload[i] = (payload[i] as number) ^ m0
+    payload[i + 1] = (payload[i + 1] as number) ^ m1
+    payload[i + 2] = (payload[i + 2] as number) ^ m2
+    payload[i + 3] = (payload[i + 3] as number) ^ m3
   }
-  for (; i < length; i++) payload[i] = (bytes[from + i] as number) ^ (bytes[maskAt + (i & 3)] as number)
-  if (opcode === 1 && !isUtf8(payload)) return wsTakes
-  return { frame: { opcode, payload }, end }
+  for (; i < length; i++) payload[i] = (payload[i] as number) ^ (bytes[maskAt + (i & 3)] as number)
+}
+
+/** The bytes of a server's text frame whose payload is `length` bytes. */
+export function textFrameLength(length: number): number {
+  return (length < 126 ? 2 : length < 65536 ? 4 : 10) + length
+}
+
+/** Writes a server's text frame holding `body` (`length` bytes of UTF-8) into `into` at `at`; returns where it ends. */
+export function writeTextFrame(into: Buffer, at: number, body: string | Uint8Array, length: number): number {
+  into[at] = 0x81
+  let head = 2
+  if (length < 126) into[at + 1] = length
+  else if (length < 65536) {
+    into[at + 1] = 126
+    into.writeUInt16BE(length, at + 2)
+    head = 4
+  } else {
+    into[at + 1] = 127
+    into.writeUInt32BE(Math.floor(length / 2 ** 32), at + 2)
+    into.writeUInt32BE(length >>> 0, at + 6)
+    head = 10
+  }
+  if (typeof body === 'string') into.write(body, at + head, 'utf8')
+  else into.set(body, at + head)
+  return at + head + length
 }
 
 /** A server's text frame holding `body` (UTF-8). */
 export function textFrame(body: string | Uint8Array): Buffer {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-  const head = length < 126 ? 2 : length < 65536 ? 4 : 10
-  const frame = Buffer.allocUnsafe(head + length)
-  frame[0] = 0x81
-  if (length < 126) frame[1] = length
-  else if (length < 65536) {
-    frame[1] = 126
-    frame.writeUInt16BE(length, 2)
-  } else {
-    frame[1] = 127
-    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2)
-    frame.writeUInt32BE(length >>> 0, 6)
-  }
-  if (typeof body === 'string') frame.write(body, head, 'utf8')
-  else frame.set(body, head)
+  const frame = Buffer.allocUnsafe(textFrameLength(length))
+  writeTextFrame(frame, 0, body, length)
   return frame
 }

@@ -2,7 +2,7 @@ import { createApiKey, hashSecret, revokeApiKey } from '@uncle-rpc/db/accounts'
 import { describeWithFixtures } from '@uncle-rpc/testing'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type WebSocket from 'ws'
-import { mainnetBlocksFixture } from '../_test/seed.js'
+import { derivedUncles, expectedResultJson, mainnetBlocksFixture } from '../_test/seed.js'
 import { createTestEnv, openWs, post, startTestServer, type TestEnv, type TestServer } from '../_test/server.js'
 
 const unknownHash = `0x${'ab'.repeat(32)}`
@@ -108,6 +108,26 @@ describeWithFixtures([mainnetBlocksFixture], 'WebSocket', () => {
     const done = closed(broken.socket)
     broken.socket.send(Buffer.from([0xc3, 0x28]), { binary: false })
     expect((await done).code).toBe(1007)
+  })
+
+  test('behavior: answers of a read leave before the close frame ws sends for a bad frame later in the same read', async () => {
+    const uncle = derivedUncles()[0]!
+    const known = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"eth_getUncleByBlockHashAndIndex","params":["${uncle.blockHash}","${uncle.index}"]}`
+    const answer = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":${expectedResultJson(uncle.result)}}`
+    const ws = await openWs(`${server.wsBase}/ws/v3/${env.key}`)
+    // Note: the first answer fills the cache, so the next is answered in the read that brings it.
+    expect(await ws.send(known('6'))).toBe(answer('6'))
+    const events: string[] = []
+    ws.socket.on('message', (data: Buffer) => events.push(data.toString()))
+    const done = closed(ws.socket)
+    // Note: corked, so both frames reach the server in one read: a plain message, then invalid UTF-8 (ws closes with 1007).
+    const raw = (ws.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket
+    raw.cork()
+    ws.socket.send(known('7'))
+    ws.socket.send(Buffer.from([0xc3, 0x28]), { binary: false })
+    raw.uncork()
+    expect((await done).code).toBe(1007)
+    expect(events).toEqual([answer('7')])
   })
 
   test('behavior: an idle socket is closed; one that stops answering pings is dropped', async () => {

@@ -9,7 +9,7 @@ import type { RpcLimits } from './limits.js'
 import { createFlowControl } from './wsFlowControl.js'
 import { startKeepAlive } from './wsKeepAlive.js'
 import { createMessageHandler } from './wsMessages.js'
-import { coalesceWrites, readPlainFrames } from './wsSocket.js'
+import { createFrameBatch, readPlainFrames } from './wsSocket.js'
 import { createVerifyClient, type WsAccepted } from './wsUpgrade.js'
 
 /** The network and key checks' (admission.ts; usage counts upgrades and messages refused) and the answer's. */
@@ -67,8 +67,9 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
     ws.on('pong', () => keepAlive.ponged(ws))
     const flow = createFlowControl(ws, limits, logger)
     ws.on('close', () => flow.closed())
-    const onMessage = createMessageHandler(messageDeps, ws, state, flow)
-    // Note: before coalesceWrites, which adds a 'data' listener of its own.
+    const frames = createFrameBatch(ws)
+    ws.on('close', frames.flush)
+    const onMessage = createMessageHandler(messageDeps, ws, state, flow, frames)
     readPlainFrames(
       ws,
       limits.maxWsMessageBytes,
@@ -77,8 +78,8 @@ export function attachWebSocket(deps: WsDeps, server: Server): { close: () => Pr
         onMessage(text)
       },
       flow.check,
+      frames.unbatch,
     )
-    coalesceWrites(ws)
     ws.on('message', (data) => {
       const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8')
       onMessage(text)

@@ -1,5 +1,4 @@
 import type { Logger } from '@uncle-rpc/config'
-import { textFrame } from '@uncle-rpc/wire'
 import type { WebSocket } from 'ws'
 import type { AuthResult } from '../access/auth.js'
 import { type KeyCheckDeps, keyVerdict } from '../admission/admission.js'
@@ -7,7 +6,7 @@ import type { Answer, Outcome } from '../pipeline/answer.js'
 import type { FlowControl } from './wsFlowControl.js'
 import type { WsKeepAlive } from './wsKeepAlive.js'
 import type { WsAccepted } from './wsUpgrade.js'
-import { socketOf } from './wsSocket.js'
+import type { FrameBatch } from './wsSocket.js'
 
 export type WsMessageDeps = Pick<KeyCheckDeps, 'auth' | 'usage'> & { answer: Answer; logger: Logger; keepAlive: WsKeepAlive }
 
@@ -17,7 +16,7 @@ export type WsMessageDeps = Pick<KeyCheckDeps, 'auth' | 'usage'> & { answer: Ans
  * answer is written on the same socket. A message refused because the key changed since the
  * upgrade is answered with the refusal and counted in usage.
  */
-export function createMessageHandler(deps: WsMessageDeps, ws: WebSocket, upgrade: WsAccepted, flow: FlowControl): (text: string) => void {
+export function createMessageHandler(deps: WsMessageDeps, ws: WebSocket, upgrade: WsAccepted, flow: FlowControl, frames: FrameBatch): (text: string) => void {
   const { auth, usage, answer, logger, keepAlive } = deps
   const { network, key, headers } = upgrade
 
@@ -26,6 +25,8 @@ export function createMessageHandler(deps: WsMessageDeps, ws: WebSocket, upgrade
     // Note: restrictions changed since the upgrade apply too (checked against the upgrade's headers).
     const verdict = keyVerdict(checked, network, headers, usage)
     if (verdict.ok) return answer(text, verdict.key, network, false)
+    // Note: the answers framed before it leave first (and before a close frame).
+    frames.flush()
     if (ws.readyState === ws.OPEN) ws.send(verdict.body)
     // Note: a key that cannot be checked now is answered with the error; the socket stays open.
     if (verdict.status === 503) return undefined
@@ -36,8 +37,8 @@ export function createMessageHandler(deps: WsMessageDeps, ws: WebSocket, upgrade
   function reply(outcome: Outcome | undefined): void {
     // Note: a refused message (-32005) is answered like any other; the socket stays open.
     // Note: a text frame whether the body is text or bytes (ws would send bytes as binary).
-    // Note: framed here and written to the socket (ws's sender writes whole frames at once too, so frames never interleave).
-    if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) socketOf(ws).write(textFrame(outcome.body))
+    // Note: framed here and written to the socket in whole frames (as ws's sender writes them), so frames never interleave.
+    if (outcome !== undefined && outcome.body.length > 0 && ws.readyState === ws.OPEN) frames.write(outcome.body)
     flow.answered()
   }
 
