@@ -1,14 +1,21 @@
 import { goHtmlEscape } from './goJson.js'
+import { readQuickCall } from './quickCall.js'
 import { objectTokens, scanRawTokens } from './rawId.js'
 import type { ParsedEntry, ParsedMessage } from './types.js'
 
 const parseError: ParsedMessage = { kind: 'parseError' }
 
 /**
- * Parses a request text (JSON-RPC 2.0 §4, §6): JSON.parse for validity and values, then the
+ * Parses a request text (JSON-RPC 2.0 §4, §6): a single call in its common spelling without
+ * JSON.parse (quickCall.ts, the same result); else JSON.parse for validity and values, then the
  * raw-token scanner for ids, only when some entry is an object.
  */
 export function parseMessage(text: string): ParsedMessage {
+  return readQuickCall(text) ?? parseJsonMessage(text)
+}
+
+/** parseMessage by JSON.parse alone (what readQuickCall must agree with). */
+export function parseJsonMessage(text: string): ParsedMessage {
   let value: unknown
   try {
     value = JSON.parse(text)
