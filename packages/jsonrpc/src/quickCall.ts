@@ -12,6 +12,7 @@ import type { ParsedMessage } from './types.js'
 const QUOTE = 34
 const COMMA = 44
 const CLOSE_BRACE = 125
+const CLOSE_BRACKET = 93
 
 /** Letters and digits (1), `-` and `_` (2), digits (4): the characters of the ids, names and params read here. */
 const kinds = new Uint8Array(128)
@@ -23,11 +24,9 @@ kinds[95] = 2
 
 /** Index of the first character at or after `i` that is not of the kinds in `mask` (1: alphanumeric; 3: also `-` and `_`; 4: digits). */
 function skipKinds(text: string, i: number, mask: number): number {
-  for (;;) {
-    const c = text.charCodeAt(i)
-    if (c >= 128 || ((kinds[c] as number) & mask) === 0) return i
-    i++
-  }
+  // Note: past the end charCodeAt is NaN, whose `& 127` is 0, a kind of none.
+  while (((kinds[text.charCodeAt(i) & 127] as number) & mask) !== 0 && text.charCodeAt(i) < 128) i++
+  return i
 }
 
 // Most digits of an integer id read here: below 2^53, so its value is the one JSON.parse gives.
@@ -45,11 +44,14 @@ export function readQuickCall(text: string): ParsedMessage | undefined {
   let second: string | undefined
   let i = 1
   for (;;) {
-    if (text.startsWith('"jsonrpc":"2.0"', i)) {
+    if (text.charCodeAt(i) !== QUOTE) return undefined
+    // Note: the member is told by its key's first letter, then its whole key (and `:` and what opens its value) is checked.
+    const letter = text.charCodeAt(i + 1)
+    if (letter === 106 /* j */ && text.startsWith('jsonrpc":"2.0"', i + 1)) {
       if (version) return undefined
       version = true
       i += 15
-    } else if (text.startsWith('"id":', i)) {
+    } else if (letter === 105 /* i */ && text.startsWith('id":', i + 1)) {
       if (rawId !== undefined) return undefined
       const start = i + 5
       const c = text.charCodeAt(start)
@@ -67,22 +69,22 @@ export function readQuickCall(text: string): ParsedMessage | undefined {
         id = Number(rawId)
         // Note: anything right after the digits but a separator (1.5, 1e3, 0x1, 01) fails the check below.
       } else return undefined
-    } else if (text.startsWith('"method":"', i)) {
+    } else if (letter === 109 /* m */ && text.startsWith('method":"', i + 1)) {
       if (method !== undefined) return undefined
       const start = i + 10
       i = skipKinds(text, start, 3)
       if (i === start || text.charCodeAt(i) !== QUOTE) return undefined
       method = text.slice(start, i)
       i++
-    } else if (text.startsWith('"params":["', i)) {
+    } else if (letter === 112 /* p */ && text.startsWith('params":["', i + 1)) {
       if (first !== undefined) return undefined
       const start = i + 11
       i = skipKinds(text, start, 1)
-      if (!text.startsWith('","', i)) return undefined
+      if (text.charCodeAt(i) !== QUOTE || text.charCodeAt(i + 1) !== COMMA || text.charCodeAt(i + 2) !== QUOTE) return undefined
       first = text.slice(start, i)
       const next = i + 3
       i = skipKinds(text, next, 1)
-      if (!text.startsWith('"]', i)) return undefined
+      if (text.charCodeAt(i) !== QUOTE || text.charCodeAt(i + 1) !== CLOSE_BRACKET) return undefined
       second = text.slice(next, i)
       i += 2
     } else return undefined
