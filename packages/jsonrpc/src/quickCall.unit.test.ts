@@ -32,7 +32,7 @@ const spelled = fc
   .map(([members, comma, edge]) => `${edge}{${members.join(comma)}}${edge}`)
 // The spelling read here, members in any order.
 const canonical = fc
-  .tuple(fc.oneof(fc.nat(), fc.stringMatching(/^[A-Za-z0-9_-]{0,10}$/)), hex.map((h) => h.toLowerCase()), fc.nat({ max: 40 }), fc.shuffledSubarray(['jsonrpc', 'id', 'method', 'params'], { minLength: 4 }))
+  .tuple(fc.oneof(fc.nat(), fc.stringMatching(/^[A-Za-z0-9_-]{0,10}$/), fc.string({ unit: 'grapheme', maxLength: 10 }).filter((t) => ![...t].some((c) => c === '"' || c === '\\' || c.charCodeAt(0) < 32))), hex.map((h) => h.toLowerCase()), fc.nat({ max: 40 }), fc.shuffledSubarray(['jsonrpc', 'id', 'method', 'params'], { minLength: 4 }))
   .map(([id, hash, index, order]) => {
     const values: Record<string, unknown> = { jsonrpc: '2.0', id, method: 'eth_getUncleByBlockHashAndIndex', params: [hash, `0x${index.toString(16)}`] }
     return JSON.stringify(Object.fromEntries(order.map((k) => [k, values[k]])))
@@ -69,7 +69,9 @@ describe('readQuickCall', () => {
       `[${call}]`,
       call.replace(',"id":1', ',"id":1,"id":2'),
       call.replace('"id":1', '"id":1.0'),
-      call.replace('"id":1', '"id":"a b"'),
+      call.replace('"id":1', '"id":"a\\"b"'),
+      call.replace('"0x1"', '"0x\\u0031"'),
+      call.replace('"0x1"', '"0x\t1"'),
       call.replace(',"id":1', ''),
       call.replace('"2.0"', '"2.0" '),
       call.replace('["0x1","0x2"]', '["0x1"]'),
@@ -77,5 +79,8 @@ describe('readQuickCall', () => {
       `${call} `,
     ])
       expect(readQuickCall(text)).toBeUndefined()
+    // A string without escapes is its own text, whatever its characters.
+    for (const text of [call.replace('"id":1', '"id":"a b<é>"'), call.replace('"m"', '"m,\\u"'.replace('\\u', ']')), call.replace('"0x1"', '"a,b"')])
+      expect(readQuickCall(text)).toEqual(parseJsonMessage(text))
   })
 })
