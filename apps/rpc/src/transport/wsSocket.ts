@@ -66,6 +66,10 @@ const batchBytes = 64 * 1024
 const spares: Buffer[] = []
 const maxSpares = 8
 
+function spare(buffer: Buffer): void {
+  if (spares.length < maxSpares) spares.push(buffer)
+}
+
 /** The answers of one WebSocket: `write` frames an answer, `flush` sends the frames not sent yet, `unbatch` flushes and writes each later frame at once. */
 export type FrameBatch = { write: (body: string | Uint8Array) => void; flush: () => void; unbatch: () => void }
 
@@ -87,10 +91,19 @@ export function createFrameBatch(ws: WebSocket): FrameBatch {
     const bytes = batch
     if (bytes === undefined) return
     batch = undefined
-    if (!socket.destroyed) socket.write(bytes.subarray(0, used))
+    const frames = bytes.subarray(0, used)
     used = 0
-    // Note: a write the kernel did not take at once keeps the buffer; it is then not used again.
-    if (socket.writableLength === 0 && spares.length < maxSpares) spares.push(bytes)
+    if (socket.destroyed) spare(bytes)
+    else if (socket.writableLength > 0) {
+      // Note: behind earlier writes the kernel has not taken, this one waits too: it gets bytes of its
+      // own, so a client that does not read holds what it was sent, not a 64 KB buffer per turn.
+      socket.write(Buffer.from(frames))
+      spare(bytes)
+    } else {
+      socket.write(frames)
+      // Note: a write the kernel did not take at once keeps the buffer; it is then not used again.
+      if (socket.writableLength === 0) spare(bytes)
+    }
   }
 
   function write(body: string | Uint8Array): void {

@@ -46,7 +46,7 @@ export function complete<Pass>(s: FastPathState<Pass>, c: Connection<Pass>, slot
   if (c.socket.destroyed) return
   const close = slot.close || a.close === true || s.deps.closing()
   slot.close = close
-  slot.bytes = responseBytes(a, !close, s.clock)
+  slot.bytes = responseBytes(a, !close, s.clock, c.socket.writableLength > 0)
   if (c.slots[0] === slot) flush(s, c)
 }
 

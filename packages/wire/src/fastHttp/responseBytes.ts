@@ -46,8 +46,10 @@ function headTail(keepAlive: boolean, now: number): Buffer {
 let scratch = Buffer.allocUnsafeSlow(64 * 1024)
 let scratchTaken = false
 
-function responseBuffer(length: number): Buffer {
-  if (scratchTaken || length > scratch.length) return answerBytes(length)
+function responseBuffer(length: number, backlogged: boolean): Buffer {
+  // Note: a response that waits behind writes the kernel has not taken is cut from the slabs, so a
+  // client that does not read holds what it was sent, not a 64 KB scratch buffer per response.
+  if (scratchTaken || backlogged || length > scratch.length) return answerBytes(length)
   scratchTaken = true
   return scratch.subarray(0, length)
 }
@@ -71,15 +73,16 @@ function headStart(status: number, extra: readonly string[] | undefined): Buffer
 
 /**
  * One response's bytes: head and body in one buffer, so one write and one packet; a text body is
- * encoded straight into it. Give them back with `written` once they went to the socket.
+ * encoded straight into it. `backlogged`: the socket has writes the kernel has not taken yet.
+ * Give them back with `written` once they went to the socket.
  */
-export function responseBytes(answer: FastAnswer, keepAlive: boolean, now: number): Buffer {
+export function responseBytes(answer: FastAnswer, keepAlive: boolean, now: number, backlogged: boolean): Buffer {
   const head = headStart(answer.status, answer.headers)
   const tail = headTail(keepAlive, now)
   const text = typeof answer.body === 'string' ? answer.body : undefined
   const bodyLength = text === undefined ? answer.body.length : Buffer.byteLength(text)
   const length = String(bodyLength)
-  const bytes = responseBuffer(head.length + length.length + tail.length + bodyLength)
+  const bytes = responseBuffer(head.length + length.length + tail.length + bodyLength, backlogged)
   bytes.set(head, 0)
   let at = head.length + bytes.write(length, head.length, 'latin1')
   bytes.set(tail, at)
