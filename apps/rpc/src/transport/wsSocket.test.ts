@@ -1,9 +1,10 @@
-import { createServer, type Socket, connect } from 'node:net'
+import type { EventEmitter } from 'node:events'
+import { connect, createServer, type Socket } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import type { WebSocket } from 'ws'
-import { createFrameBatch } from './wsSocket.js'
+import { WebSocket, WebSocketServer } from 'ws'
+import { createFrameBatch, readPlainFrames } from './wsSocket.js'
 
-// The frame batch on a real loopback socket whose peer never reads.
+// The frame batch on a real loopback socket whose peer never reads, and the control frames read beneath ws.
 
 const sockets: Socket[] = []
 afterEach(() => {
@@ -48,4 +49,28 @@ test('behavior: frames queued behind writes the kernel has not taken hold their 
   held.delete(filler.buffer)
   const bytesHeld = [...held].reduce((sum, buffer) => sum + buffer.byteLength, 0)
   expect(bytesHeld).toBeLessThan(200 * 1024)
+})
+
+test('behavior: a ping read beneath ws reaches ws as bytes of its own, not a view of the read it came in', async () => {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' })
+  await new Promise((resolve) => server.once('listening', resolve))
+  const pinged = new Promise<Buffer>((resolve) =>
+    server.once('connection', (ws) => {
+      readPlainFrames(ws, 1024 * 1024, () => undefined, () => undefined, () => undefined)
+      ;(ws as unknown as { _receiver: EventEmitter })._receiver.prependListener('ping', resolve)
+    }),
+  )
+  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as { port: number }).port}`)
+  await new Promise((resolve) => client.once('open', resolve))
+  // Note: corked, so the ping arrives in one read behind a 20 KB message.
+  const raw = (client as unknown as { _socket: Socket })._socket
+  raw.cork()
+  client.send('x'.repeat(20 * 1024))
+  client.ping('are you there')
+  raw.uncork()
+  const payload = await pinged
+  expect(payload.toString()).toBe('are you there')
+  expect(payload.buffer.byteLength).toBe(payload.length)
+  client.terminate()
+  await new Promise((resolve) => server.close(resolve))
 })

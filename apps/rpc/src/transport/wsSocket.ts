@@ -29,7 +29,12 @@ export function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (t
   let pending: Buffer | undefined
   const handle = (frame: ClientFrame) => {
     if (frame.opcode === 1) return onMessage(frame.payload.toString('utf8'))
-    receiver.emit(frame.opcode === 9 ? 'ping' : 'pong', frame.payload)
+    // Note: a copy in memory of its own: the payload is a view of the bytes read, and ws's pong
+    // holds it until written, so a flood of pings to a client that does not read would keep a whole
+    // read per pong (a copy from Buffer's pool would keep a 64 KB slab).
+    const payload = Buffer.allocUnsafeSlow(frame.payload.length)
+    frame.payload.copy(payload)
+    receiver.emit(frame.opcode === 9 ? 'ping' : 'pong', payload)
     onControl()
   }
   const onData = (chunk: Buffer) => {
