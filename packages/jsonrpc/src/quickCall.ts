@@ -51,7 +51,7 @@ export function readQuickCall(text: string): ParsedMessage | undefined {
         if (i === 0) return undefined
         rawId = text.slice(start, i)
         id = text.slice(start + 1, i - 1)
-      } else if (c >= 48 && c <= 57) {
+      } else if (isDigit(c)) {
         // Note: one zero alone, or no leading zero (JSON has no other integer).
         i = start + 1
         if (c !== 48) while (i - start <= maxIdDigits && isDigit(text.charCodeAt(i))) i++
