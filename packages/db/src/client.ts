@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { releaseConnectionsOfFailedTransactions } from './drizzleInternals.js'
 import { pipelineQueries } from './pipelinedQueries.js'
+import { createQueryDeadlines, type QueryDeadlines } from './queryDeadlines.js'
 
 /** The drizzle database over a node-postgres pool. */
 export type Db = NodePgDatabase & { $client: pg.Pool }
@@ -22,9 +23,9 @@ export type DbTimeouts = {
   /** Server side (`statement_timeout`): Postgres cancels a statement running longer; the connection stays usable. */
   statementTimeoutMs: number
   /**
-   * Client side (`query_timeout`): a query with no answer this long fails and its connection is
-   * destroyed (the server may still be running it). Keep it above statementTimeoutMs, so that a
-   * slow but live server cancels first.
+   * Client side: a query with no answer this long fails and its connection is destroyed (the
+   * server may still be running it), as node-postgres's query_timeout does, with one timer per
+   * pool (boundQueries). Keep it above statementTimeoutMs, so that a slow but live server cancels first.
    */
   queryTimeoutMs: number
   /** Connecting, and waiting for a free connection of a full pool. */
@@ -98,37 +99,58 @@ export function useUnnamedStatements(pool: pg.Pool, error: unknown): void {
 export const queryTimeoutMessage = 'Query read timeout'
 
 /**
- * Destroys the connection of a client whose query hit query_timeout. node-postgres only reports
- * the error: the query stays active on the connection, which never takes another one (node-postgres
- * #3399), yet a client checked out with pool.connect() (drizzle's transactions) goes back to the
- * pool on release() and the next caller hangs on it. Once ended, release() drops it instead
- * (pool.query already releases a failed client with its error, which drops it too).
+ * Bounds every query of `client` by `deadlines` (the pool's query timeout): a query with no answer
+ * in time fails with {@link queryTimeoutMessage}, as node-postgres's query_timeout fails it, and
+ * its connection is destroyed first. node-postgres only reports the error: the query stays active
+ * on the connection, which never takes another one (node-postgres #3399), yet a client checked out
+ * with pool.connect() (drizzle's transactions) goes back to the pool on release() and the next
+ * caller hangs on it. Once ended, release() drops it instead (pool.query releases a failed client
+ * with its error, which drops it too). Every query is run in callback form (a promise is made
+ * here for the promise form); a submittable (a cursor, a COPY stream) reports its own errors and
+ * keeps node-postgres's own timer, given as its query_timeout.
  */
-function destroyOnQueryTimeout(client: pg.PoolClient): void {
+function boundQueries(client: pg.Client, deadlines: QueryDeadlines, timeoutMs: number): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
-  const onError = (error: unknown) => {
-    // Note: end() destroys the socket at once when a query is active, and marks the client as ending,
-    // so its closing is no 'error' event (which would crash a checked-out client with no listener).
-    if ((error as Error | undefined)?.message === queryTimeoutMessage) client.end(() => undefined)
-  }
   ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const last = args[args.length - 1]
-    if (typeof last === 'function') {
-      args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
-        // Note: the callback may release the client; it must be destroyed before that.
-        if (error) onError(error)
-        return (last as (...a: unknown[]) => unknown)(error, ...rest)
-      }
+    const config = args[0] as { submit?: unknown; query_timeout?: number } | null | undefined
+    if (typeof config === 'object' && config !== null && typeof config.submit === 'function') {
+      config.query_timeout ??= timeoutMs
       return query(...args)
     }
-    const result = query(...args)
-    // Note: pg's query returns a promise, or a submittable (a cursor, a COPY stream) that reports its own errors.
-    if (result instanceof Promise)
-      return result.catch((error: unknown) => {
-        onError(error)
-        throw error
-      })
-    return result
+    const last = args[args.length - 1]
+    let done: (error: unknown, result?: unknown) => void
+    let promise: Promise<unknown> | undefined
+    if (typeof last === 'function') {
+      done = last as typeof done
+      args.pop()
+    } else promise = new Promise((resolve, reject) => (done = (error, result) => (error ? reject(error) : resolve(result))))
+    let settled = false
+    const deadline = deadlines.start(() => {
+      if (settled) return
+      settled = true
+      // Note: end() destroys the socket at once when a query is active, and marks the client as
+      // ending, so its closing is no 'error' event (which would crash a checked-out client with
+      // no listener); it comes before the callback, which may release the client.
+      client.end(() => undefined)
+      done(new Error(queryTimeoutMessage))
+    })
+    const answered = (error: unknown, result?: unknown) => {
+      // Note: after a timeout the query's own failure (the connection ended) is not reported again.
+      if (settled) return
+      settled = true
+      deadlines.settle(deadline)
+      done(error, result)
+    }
+    try {
+      // Note: pg reads a function as the callback in second place (no values) or third.
+      if (args.length === 1) query(args[0], answered)
+      else query(args[0], args[1], answered)
+    } catch (error) {
+      settled = true
+      deadlines.settle(deadline)
+      throw error
+    }
+    return promise
   }
 }
 
@@ -183,7 +205,6 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
     ...(genericPlans ? withStartupSetting(url, '-c plan_cache_mode=force_generic_plan') : { connectionString: url }),
     max,
     ...(t.statementTimeoutMs > 0 ? { statement_timeout: t.statementTimeoutMs } : {}),
-    ...(t.queryTimeoutMs > 0 ? { query_timeout: t.queryTimeoutMs } : {}),
     ...(t.connectTimeoutMs > 0 ? { connectionTimeoutMillis: t.connectTimeoutMs } : {}),
     ...(t.keepAliveMs > 0 ? { keepAlive: true, keepAliveInitialDelayMillis: t.keepAliveMs } : {}),
   })
@@ -191,7 +212,10 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   pool.on('error', (error) => logger?.warn({ msg: 'idle database connection failed', error: error.message }))
   if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.statementTimeoutMs > 0) poolStatementTimeouts.set(pool, Math.trunc(t.statementTimeoutMs))
-  if (t.queryTimeoutMs > 0) pool.on('connect', destroyOnQueryTimeout)
+  // Note: the query timeout is ours (boundQueries), not node-postgres's query_timeout: one timer per pool, not per query.
+  const deadlines = t.queryTimeoutMs > 0 ? createQueryDeadlines(t.queryTimeoutMs) : undefined
+  const bound = deadlines === undefined ? undefined : (client: pg.Client) => boundQueries(client, deadlines, t.queryTimeoutMs)
+  if (bound !== undefined) pool.on('connect', bound)
   let reportSettings: (() => void) | undefined
   if (logger !== undefined && (t.statementTimeoutMs > 0 || genericPlans)) {
     const asked = { statement_timeout: t.statementTimeoutMs > 0 ? String(t.statementTimeoutMs) : undefined, plan_cache_mode: genericPlans ? 'force_generic_plan' : undefined }
@@ -209,6 +233,7 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
       connections: max,
       depth: pipeline,
       connectTimeoutMs: t.connectTimeoutMs,
+      prepare: bound,
       onConnect: reportSettings,
       onConnectionError: (error) => logger?.warn({ msg: 'pipelined database connection failed', error: error.message }),
     })

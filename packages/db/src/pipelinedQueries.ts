@@ -13,6 +13,8 @@ export type PipelinedQueriesParameters = {
   depth: number
   /** Waiting for room on a full set of connections, and connecting (the pool's connectionTimeoutMillis; 0: no bound). */
   connectTimeoutMs: number
+  /** Called with each connection before it connects (the pool's query timeout, client.ts's boundQueries). */
+  prepare?: ((client: pg.Client) => void) | undefined
   /** Told when a connection has connected. */
   onConnect?: (() => void) | undefined
   /** Told when a connection fails (it is dropped, with every statement in flight on it). */
@@ -28,7 +30,7 @@ export type PipelinedQueries = {
 
 type Lane = { client: pg.Client; ready: Promise<void>; inFlight: number; dropped: boolean }
 
-/** node-postgres's error for a statement past query_timeout (client.ts's queryTimeoutMessage). */
+/** The error of a statement past the pool's query timeout (client.ts's queryTimeoutMessage). */
 const readTimeoutMessage = 'Query read timeout'
 /** The message of pg-pool for a query that found no connection in time, so callers tell it alike. */
 const waitTimeoutMessage = 'timeout exceeded when trying to connect'
@@ -36,11 +38,12 @@ const waitTimeoutMessage = 'timeout exceeded when trying to connect'
 /**
  * Makes `pool.query(config, values)` (promise form) run on pipelined connections of its own, built
  * from the pool's options. Bounds kept as the pool's: each statement has the pool's
- * statement_timeout (Postgres cancels it, the connection carries on) and query_timeout (pg destroys
- * the connection, which fails every statement in flight on it: they are behind the hung one); a cut
+ * statement_timeout (Postgres cancels it, the connection carries on) and query timeout (`prepare`
+ * bounds each statement: the connection is destroyed, which fails every statement in flight on
+ * it, as they are behind the hung one); a cut
  * or failed connection fails its statements and is replaced by the next query that needs one.
  */
-export function pipelineQueries(pool: pg.Pool, { connections, depth, connectTimeoutMs, onConnect, onConnectionError }: PipelinedQueriesParameters): PipelinedQueries {
+export function pipelineQueries(pool: pg.Pool, { connections, depth, connectTimeoutMs, prepare, onConnect, onConnectionError }: PipelinedQueriesParameters): PipelinedQueries {
   const plainQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown
   const options = (pool as unknown as { options: pg.ClientConfig }).options
   const lanes: Lane[] = []
@@ -60,6 +63,7 @@ export function pipelineQueries(pool: pg.Pool, { connections, depth, connectTime
 
   function open(): Lane {
     const client = new pg.Client({ ...options, pipeline: true })
+    prepare?.(client)
     const lane: Lane = { client, ready: Promise.resolve(), inFlight: 0, dropped: false }
     // Note: without a listener a cut connection's 'error' would crash the process.
     client.on('error', (error) => drop(lane, error))
@@ -117,8 +121,8 @@ export function pipelineQueries(pool: pg.Pool, { connections, depth, connectTime
       await lane.ready
       return await lane.client.query(config as pg.QueryConfig, values as unknown[] | undefined)
     } catch (error) {
-      // Note: pg destroys the socket of a statement past query_timeout, but the connection closes
-      // later; a query asked meanwhile would be written to it and fail. Dropped now instead.
+      // Note: the socket of a statement past the query timeout is destroyed, but the connection
+      // closes later; a query asked meanwhile would be written to it and fail. Dropped now instead.
       if ((error as Error | undefined)?.message === readTimeoutMessage) drop(lane, error as Error)
       throw error
     } finally {
