@@ -1,10 +1,11 @@
 import { type Hex, toQuantity } from '@uncle-rpc/chain'
 import { storedUncleIndex } from '@uncle-rpc/db/chain'
 import { decodeHash, decodeUint, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
-import { type AnswerCache, answerKey } from '../reads/cache.js'
+import type { AnswerCache } from '../reads/cache.js'
 import { type FailoverPolicy, type ForwardCall, IndexUnavailableError } from './failoverPolicy.js'
 import { createDeadline, createReadGate, type ReadGate, readPauseMs, ReadsPausedError } from '../protection/readStallGuard.js'
 import { type BlockKnown, type FindUncle, LookupCancel, type MethodContext, type ServedNetwork } from './context.js'
+import { createInFlightLookups, type InFlightKey } from './inFlightLookups.js'
 
 export type UncleMethodDeps = {
   findUncle: FindUncle
@@ -39,11 +40,11 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
   const withDeadline = createDeadline(deadlineMs)
   const gate = deps.gate ?? createReadGate({ cooldownMs: readPauseMs(deadlineMs) })
   const paused = new ReadsPausedError(readPauseMs(deadlineMs))
-  // Lookups in flight by answer key: identical concurrent requests share one query (and one
-  // serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
+  // Lookups in flight by network, hash and index: identical concurrent requests share one query
+  // (and one serialization), so a burst for a new block costs Postgres one lookup. Entries leave when
   // settled, or when every request waiting for one has given up (its lookup is then dropped if not sent yet).
   // `resumed` is the gate's when the lookup began: a request that joins it reports its failure as the lookup's.
-  const inFlight = new Map<string, { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel; resumed: number }>()
+  const inFlight = createInFlightLookups<InFlightKey & { answer: Promise<string | Uint8Array | null>; waiters: number; abort: LookupCancel; resumed: number }>()
 
   /** The answer's JSON: its UTF-8 bytes when the cache keeps it, else the text (written straight into the response). */
   async function lookup(network: ServedNetwork, blockHash: Hex, quantity: string, index: number, cancel: LookupCancel): Promise<string | Uint8Array | null> {
@@ -89,17 +90,17 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     return null
   }
 
-  async function read(context: MethodContext, key: string, blockHash: Hex, quantity: string, index: bigint, stored: number): Promise<RawJson | null> {
-    let shared = inFlight.get(key)
+  async function read(context: MethodContext, blockHash: Hex, quantity: string, index: bigint, stored: number): Promise<RawJson | null> {
+    const network = context.network.name
+    let shared = inFlight.find(network, blockHash, quantity)
     if (shared === undefined) {
       if (!gate.admit()) throw unavailable(context.failover, blockHash, index, paused)
       const abort = new LookupCancel()
-      const entry = { answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort, resumed: gate.resumed }
-      const settled = () => {
-        if (inFlight.get(key) === entry) inFlight.delete(key)
+      const entry = { network, blockHash, quantity, answer: lookup(context.network, blockHash, quantity, stored, abort), waiters: 0, abort, resumed: gate.resumed }
+      if (inFlight.add(entry)) {
+        const settled = () => inFlight.remove(entry)
+        entry.answer.then(settled, settled)
       }
-      entry.answer.then(settled, settled)
-      inFlight.set(key, entry)
       shared = entry
     }
     shared.waiters++
@@ -111,7 +112,7 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
       gate.failed(shared.resumed)
       // Note: the last request to give up drops the lookup, so a queue of lookups nobody waits for is not sent.
       if (--shared.waiters === 0) {
-        if (inFlight.get(key) === shared) inFlight.delete(key)
+        inFlight.remove(shared)
         shared.abort.abort(error)
       }
       throw unavailable(context.failover, blockHash, index, error)
@@ -150,6 +151,6 @@ export function createGetUncleByBlockHashAndIndex(deps: UncleMethodDeps) {
     if (absent?.(context.network.name, blockHash) === true)
       // Note: a value, not a promise, unless the call may be forwarded (checkNull then asks whether the block is indexed).
       return context.failover?.kind === 'forward' && blockKnown !== undefined ? checkNull(context, blockHash, index) : null
-    return read(context, answerKey(context.network.name, blockHash, quantity), blockHash, quantity, index, stored)
+    return read(context, blockHash, quantity, index, stored)
   }
 }

@@ -21,11 +21,6 @@ export type CreateAnswerCacheParameters = {
   maxEntries: number
 }
 
-/** The key of an answer as one string, `network/blockHash/index` (lookups in flight are shared by it). */
-export function answerKey(network: string, blockHash: string, index: string): string {
-  return network + '/' + blockHash + '/' + index
-}
-
 // The entries of one block hash: nearly always one (one network, uncle 0).
 type Entry = { network: string; index: string; json: Uint8Array; next: Entry | undefined }
 

@@ -1,8 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { answerKey, createAnswerCache } from './cache.js'
+import { createAnswerCache } from './cache.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
+
+/** An answer's key as one string, for the model below. */
+const answerKey = (network: string, hash: string, index: string) => `${network}/${hash}/${index}`
 
 /** The cache's answers of mainnet uncle 0 by block hash, as the tests below use them. */
 function byHash(maxEntries: number) {
@@ -131,9 +134,5 @@ describe('createAnswerCache', () => {
     cache.set('a', bytes('1'))
     expect(cache.get('a')).toBeUndefined()
     expect(cache.size).toBe(0)
-  })
-
-  test('default: answerKey', () => {
-    expect(answerKey('mainnet', '0xab', '0x3')).toBe('mainnet/0xab/0x3')
   })
 })
