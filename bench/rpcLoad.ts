@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Sample, sumSamples } from '@uncle-rpc/metrics'
@@ -9,8 +9,23 @@ import { type Sample, sumSamples } from '@uncle-rpc/metrics'
 
 export const benchRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** One measured row: rate, latency (ms), failures, and the server's CPU per request when known. */
-export type Row = { name: string; rate: number; p50: number; p99: number; unit: string; bad: number; cpuUsPerRequest?: number; note?: string }
+/**
+ * One measured row: rate, latency (ms), failures, the server's CPU per request when known, and
+ * Postgres's own CPU per request when asked for. A row of several rounds is its median round, with
+ * every round's rate and CPU in `rounds` (the spread).
+ */
+export type Row = {
+  name: string
+  rate: number
+  p50: number
+  p99: number
+  unit: string
+  bad: number
+  cpuUsPerRequest?: number
+  databaseCpuUsPerRequest?: number
+  rounds?: { rate: number; cpuUsPerRequest?: number | undefined }[]
+  note?: string
+}
 
 export type LoadOptions = {
   duration: number
@@ -22,9 +37,10 @@ export type LoadOptions = {
   rounds: number
 }
 
-/** The run with the median rate of `runs` (the middle one; the lower middle of an even count). */
+/** The run with the median rate of `runs` (the middle one; the lower middle of an even count), with every run's rate and CPU. */
 function median(runs: Row[]): Row {
-  return [...runs].sort((a, b) => a.rate - b.rate)[Math.floor((runs.length - 1) / 2)]!
+  const middle = [...runs].sort((a, b) => a.rate - b.rate)[Math.floor((runs.length - 1) / 2)]!
+  return { ...middle, rounds: runs.map((r) => ({ rate: r.rate, cpuUsPerRequest: r.cpuUsPerRequest })) }
 }
 
 /** Exits with install instructions when wrk or taskset is missing. */
@@ -50,6 +66,26 @@ export function cpuMicros(pid: number | undefined): number | undefined {
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
 }
 
+/** CPU time (µs) used so far by every process whose command name is `name` (Postgres: `postgres`, its backends and workers); undefined without /proc. */
+export function processesCpuMicros(name: string): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined
+  let total = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue // Note: the process ended meanwhile.
+    }
+    const close = stat.lastIndexOf(')')
+    if (stat.slice(stat.indexOf('(') + 1, close) !== name) continue
+    const fields = stat.slice(close + 2).split(' ')
+    total += ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
+  }
+  return total
+}
+
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((done, fail) =>
     execFile(command, args, { cwd: benchRoot, maxBuffer: 1 << 20 }, (error, stdout, stderr) =>
@@ -71,19 +107,27 @@ function wrk(url: string, bodiesFile: string, headers: readonly string[], second
 }
 
 /** wrk against `url` (a warmup run, then the measured one), bodies from `bodiesFile`; `serverPid` for CPU per request. */
-export async function httpRow(name: string, url: string, bodiesFile: string, options: LoadOptions, extra: { headers?: readonly string[]; serverPid?: number | undefined } = {}): Promise<Row> {
+export async function httpRow(
+  name: string,
+  url: string,
+  bodiesFile: string,
+  options: LoadOptions,
+  extra: { headers?: readonly string[]; serverPid?: number | undefined; databaseCpu?: boolean } = {},
+): Promise<Row> {
   const headers = extra.headers ?? []
   if (options.warmup > 0) await wrk(url, bodiesFile, headers, options.warmup, options)
   const runs: Row[] = []
-  for (let round = 0; round < Math.max(1, options.rounds); round++) runs.push(await httpRun(name, url, bodiesFile, headers, options, extra.serverPid))
+  for (let round = 0; round < Math.max(1, options.rounds); round++) runs.push(await httpRun(name, url, bodiesFile, headers, options, extra.serverPid, extra.databaseCpu === true))
   return median(runs)
 }
 
-async function httpRun(name: string, url: string, bodiesFile: string, headers: readonly string[], options: LoadOptions, serverPid: number | undefined): Promise<Row> {
+async function httpRun(name: string, url: string, bodiesFile: string, headers: readonly string[], options: LoadOptions, serverPid: number | undefined, databaseCpu: boolean): Promise<Row> {
   const extra = { serverPid }
   const cpuBefore = cpuMicros(extra.serverPid)
+  const databaseBefore = databaseCpu ? processesCpuMicros('postgres') : undefined
   const s = await wrk(url, bodiesFile, headers, options.duration, options)
   const cpuAfter = cpuMicros(extra.serverPid)
+  const databaseAfter = databaseCpu ? processesCpuMicros('postgres') : undefined
   const row: Row = {
     name,
     rate: s.requests / (s.durationUs / 1e6),
@@ -94,6 +138,7 @@ async function httpRun(name: string, url: string, bodiesFile: string, headers: r
   }
   // Note: the server's CPU time per request holds steady when other processes load the machine; throughput does not.
   if (cpuBefore !== undefined && cpuAfter !== undefined && s.requests > 0) row.cpuUsPerRequest = (cpuAfter - cpuBefore) / s.requests
+  if (databaseBefore !== undefined && databaseAfter !== undefined && s.requests > 0) row.databaseCpuUsPerRequest = (databaseAfter - databaseBefore) / s.requests
   return row
 }
 
@@ -142,8 +187,22 @@ export function bucketQuantile(before: readonly Sample[], after: readonly Sample
   return counts.find((c) => c.n >= q * total)!.le * 1000
 }
 
-/** The row as one markdown table line. */
+/** The least and the most of `values`, as `a–b` with `digits` decimals (one value alone). */
+export function spread(values: readonly number[], digits = 0): string {
+  const format = (v: number) => (digits === 0 ? Math.round(v).toLocaleString('en-US') : v.toFixed(digits))
+  const low = Math.min(...values)
+  const high = Math.max(...values)
+  return low === high ? format(low) : `${format(low)}–${format(high)}`
+}
+
+/** The row as one markdown table line; the note carries Postgres's CPU and, for several rounds, their spread. */
 export function formatRow(r: Row): string {
   const cpu = r.cpuUsPerRequest === undefined ? '' : `${r.cpuUsPerRequest.toFixed(1)}`
-  return `| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit}${r.bad ? ` (${r.bad} failed)` : ''} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${r.note ?? ''} |`
+  const cpus = (r.rounds ?? []).flatMap((x) => (x.cpuUsPerRequest === undefined ? [] : [x.cpuUsPerRequest]))
+  const notes = [
+    r.note,
+    r.databaseCpuUsPerRequest === undefined ? undefined : `Postgres ${r.databaseCpuUsPerRequest.toFixed(1)} µs CPU/req`,
+    r.rounds === undefined || r.rounds.length < 2 ? undefined : `rounds ${spread(r.rounds.map((x) => x.rate))} ${r.unit}${cpus.length > 1 ? `, ${spread(cpus, 1)} µs` : ''}`,
+  ]
+  return `| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit}${r.bad ? ` (${r.bad} failed)` : ''} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${notes.filter(Boolean).join('; ')} |`
 }
