@@ -1,5 +1,5 @@
 import { sleep } from '@uncle-rpc/process'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { createDeadline, createReadGate, DeadlineExceededError } from './readStallGuard.js'
 
 const never = new Promise<never>(() => undefined)
@@ -44,6 +44,31 @@ describe('createDeadline', () => {
     }
     // The second did not wait for a timer of its own past the first one's (nor fail with it).
     expect(performance.now() - firstStarted).toBeGreaterThanOrEqual(79)
+  })
+})
+
+describe('createDeadline, on a fake clock', () => {
+  test('behavior: one timer for any number of waiting reads, each still failed at its own time', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const deadline = createDeadline(50)
+      const failed: number[] = []
+      const reads = Array.from({ length: 100 }, (_, i) => deadline(never).catch(() => failed.push(i)))
+      expect(vi.getTimerCount()).toBe(1)
+      await vi.advanceTimersByTimeAsync(20)
+      const late = deadline(never).catch(() => failed.push(100))
+      expect(vi.getTimerCount()).toBe(1)
+      await vi.advanceTimersByTimeAsync(30)
+      expect(failed).toHaveLength(100)
+      await vi.advanceTimersByTimeAsync(19)
+      expect(failed).toHaveLength(100)
+      await vi.advanceTimersByTimeAsync(1)
+      await Promise.all([...reads, late])
+      expect(failed).toEqual(Array.from({ length: 101 }, (_, i) => i))
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
