@@ -32,7 +32,8 @@ const resultKey = ',"result":'
 
 /** `{"jsonrpc":"2.0","id":<rawId>,"result":<result>}`; undefined results are written as null. Throws if unserializable. */
 export function resultResponse(rawId: string, result: unknown): string {
-  const json = isRawJson(result) ? bodyText(result.json) : (goJsonStringify(result) ?? 'null')
+  // Note: null (an unknown block's answer) needs no serializer.
+  const json = result === null || result === undefined ? 'null' : isRawJson(result) ? bodyText(result.json) : (goJsonStringify(result) ?? 'null')
   return idHead + rawId + resultKey + json + '}'
 }
 
