@@ -3,7 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { releaseConnectionsOfFailedTransactions } from './drizzleInternals.js'
 import { pipelineQueries } from './pipelinedQueries.js'
-import { createQueryDeadlines, type QueryDeadlines } from './queryDeadlines.js'
+import { createTimerList, type TimerList } from '@uncle-rpc/process'
 
 /** The drizzle database over a node-postgres pool. */
 export type Db = NodePgDatabase & { $client: pg.Pool }
@@ -98,10 +98,14 @@ export function useUnnamedStatements(pool: pg.Pool, error: unknown): void {
 /** node-postgres's error for a query that hit query_timeout. */
 export const queryTimeoutMessage = 'Query read timeout'
 
+/** A query waiting for its answer: when it is due, and what its expiry does. */
+type WaitingQuery = { due: number; expire: () => void }
+
 /**
- * Bounds every query of `client` by `deadlines` (the pool's query timeout): a query with no answer
- * in time fails with {@link queryTimeoutMessage}, as node-postgres's query_timeout fails it, and
- * its connection is destroyed first. node-postgres only reports the error: the query stays active
+ * Bounds every query of `client` by `timeoutMs` (the pool's query timeout, with one timer for all
+ * the pool's queries in `deadlines`): a query with no answer in time fails with
+ * {@link queryTimeoutMessage}, as node-postgres's query_timeout fails it, and its connection is
+ * destroyed first. node-postgres only reports the error: the query stays active
  * on the connection, which never takes another one (node-postgres #3399), yet a client checked out
  * with pool.connect() (drizzle's transactions) goes back to the pool on release() and the next
  * caller hangs on it. Once ended, release() drops it instead (pool.query releases a failed client
@@ -109,7 +113,7 @@ export const queryTimeoutMessage = 'Query read timeout'
  * here for the promise form); a submittable (a cursor, a COPY stream) reports its own errors and
  * keeps node-postgres's own timer, given as its query_timeout.
  */
-function boundQueries(client: pg.Client, deadlines: QueryDeadlines, timeoutMs: number): void {
+function boundQueries(client: pg.Client, deadlines: TimerList<WaitingQuery>, timeoutMs: number): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
   ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const config = args[0] as { submit?: unknown; query_timeout?: number } | null | undefined
@@ -125,20 +129,23 @@ function boundQueries(client: pg.Client, deadlines: QueryDeadlines, timeoutMs: n
       args.pop()
     } else promise = new Promise((resolve, reject) => (done = (error, result) => (error ? reject(error) : resolve(result))))
     let settled = false
-    const deadline = deadlines.start(() => {
-      if (settled) return
-      settled = true
-      // Note: end() destroys the socket at once when a query is active, and marks the client as
-      // ending, so its closing is no 'error' event (which would crash a checked-out client with
-      // no listener); it comes before the callback, which may release the client.
-      client.end(() => undefined)
-      done(new Error(queryTimeoutMessage))
+    const deadline = deadlines.add({
+      due: performance.now() + timeoutMs,
+      expire: () => {
+        if (settled) return
+        settled = true
+        // Note: end() destroys the socket at once when a query is active, and marks the client as
+        // ending, so its closing is no 'error' event (which would crash a checked-out client with
+        // no listener); it comes before the callback, which may release the client.
+        client.end(() => undefined)
+        done(new Error(queryTimeoutMessage))
+      },
     })
     const answered = (error: unknown, result?: unknown) => {
       // Note: after a timeout the query's own failure (the connection ended) is not reported again.
       if (settled) return
       settled = true
-      deadlines.settle(deadline)
+      deadlines.remove(deadline)
       done(error, result)
     }
     try {
@@ -147,7 +154,7 @@ function boundQueries(client: pg.Client, deadlines: QueryDeadlines, timeoutMs: n
       else query(args[0], args[1], answered)
     } catch (error) {
       settled = true
-      deadlines.settle(deadline)
+      deadlines.remove(deadline)
       throw error
     }
     return promise
@@ -213,7 +220,7 @@ export function createDb({ url, max = 10, logger, timeouts, genericPlans = false
   if (logger !== undefined) poolLoggers.set(pool, logger)
   if (t.statementTimeoutMs > 0) poolStatementTimeouts.set(pool, Math.trunc(t.statementTimeoutMs))
   // Note: the query timeout is ours (boundQueries), not node-postgres's query_timeout: one timer per pool, not per query.
-  const deadlines = t.queryTimeoutMs > 0 ? createQueryDeadlines(t.queryTimeoutMs) : undefined
+  const deadlines = t.queryTimeoutMs > 0 ? createTimerList<WaitingQuery>({ dueOf: (query) => query.due, expire: (query) => query.expire() }) : undefined
   const bound = deadlines === undefined ? undefined : (client: pg.Client) => boundQueries(client, deadlines, t.queryTimeoutMs)
   if (bound !== undefined) pool.on('connect', bound)
   let reportSettings: (() => void) | undefined

@@ -1,4 +1,5 @@
 import { BaseError } from '@uncle-rpc/errors'
+import { createTimerList } from '@uncle-rpc/process'
 import { type Breaker, createBreaker } from './breaker.js'
 
 // Guards of the method's database reads: a deadline that tells a stalled database from a busy
@@ -14,70 +15,31 @@ export class DeadlineExceededError extends BaseError {
 /** Deadlines for database reads that tell a stalled database from a busy pool. */
 export type Deadline = <T>(read: Promise<T>) => Promise<T>
 
-/** A read waiting in createDeadline's list: its start, and its promise's reject while it waits. */
-type WaitingRead = { started: number; reject: ((error: unknown) => void) | undefined; prev: WaitingRead | undefined; next: WaitingRead | undefined }
-
 /**
  * A read fails with DeadlineExceededError once the database has completed no read (of any
  * caller) for `ms` while it waited, or after `4 × ms` in all. Note: a plain per-read timer would
  * fail the tail of a large cold batch that is merely queued for a pool connection while every
  * other read succeeds; a stalled or cut database completes nothing and fails within `ms`.
- * The reads waiting are a list in start order, which is also the order of their due times, with
- * one unreferenced timer armed for the oldest (a timer per read was a setTimeout and a
- * clearTimeout per cold request).
+ * The reads waiting share one timer (createTimerList): they are in start order, which is also
+ * the order of their due times, and progress only moves those later.
  */
 export function createDeadline(ms: number): Deadline {
   let lastProgress = 0
-  let head: WaitingRead | undefined
-  let tail: WaitingRead | undefined
-  let armed = false
-
-  const dueOf = (read: WaitingRead) => Math.min(Math.max(read.started, lastProgress) + ms, read.started + 4 * ms)
-
-  function unlink(read: WaitingRead): void {
-    if (read.reject === undefined) return
-    if (read.prev === undefined) head = read.next
-    else read.prev.next = read.next
-    if (read.next === undefined) tail = read.prev
-    else read.next.prev = read.prev
-    read.prev = undefined
-    read.next = undefined
-    read.reject = undefined
-  }
-
-  function arm(delayMs: number): void {
-    armed = true
-    setTimeout(sweep, Math.max(1, delayMs)).unref()
-  }
-
-  function sweep(): void {
-    armed = false
-    const now = Date.now()
-    // Note: progress only moves due times later, so the oldest read is always the first due.
-    while (head !== undefined && dueOf(head) <= now) {
-      const read = head
-      const { reject } = read
-      unlink(read)
-      reject?.(new DeadlineExceededError(ms))
-    }
-    if (head !== undefined) arm(dueOf(head) - now)
-  }
-
+  const waiting = createTimerList<{ started: number; reject: (error: unknown) => void }>({
+    dueOf: (read) => Math.min(Math.max(read.started, lastProgress) + ms, read.started + 4 * ms),
+    expire: (read) => read.reject(new DeadlineExceededError(ms)),
+  })
   return <T>(read: Promise<T>) =>
     new Promise<T>((resolve, reject) => {
-      const waiting: WaitingRead = { started: Date.now(), reject, prev: tail, next: undefined }
-      if (tail === undefined) head = waiting
-      else tail.next = waiting
-      tail = waiting
-      if (!armed) arm(ms)
+      const entry = waiting.add({ started: performance.now(), reject })
       read.then(
         (value) => {
-          lastProgress = Date.now()
-          unlink(waiting)
+          lastProgress = performance.now()
+          waiting.remove(entry)
           resolve(value)
         },
         (error: unknown) => {
-          unlink(waiting)
+          waiting.remove(entry)
           reject(error)
         },
       )
