@@ -66,7 +66,7 @@ export function cpuMicros(pid: number | undefined): number | undefined {
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
 }
 
-/** CPU time (µs) used so far by every process whose command name is `name` (Postgres: `postgres`, its backends and workers); undefined without /proc. */
+/** CPU time (µs) used so far by every process whose command name is `name` and by its children that ended (Postgres: `postgres`, its backends and workers); undefined without /proc. */
 export function processesCpuMicros(name: string): number | undefined {
   if (!existsSync('/proc/self/stat')) return undefined
   let total = 0
@@ -81,7 +81,8 @@ export function processesCpuMicros(name: string): number | undefined {
     const close = stat.lastIndexOf(')')
     if (stat.slice(stat.indexOf('(') + 1, close) !== name) continue
     const fields = stat.slice(close + 2).split(' ')
-    total += ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
+    // Note: with cutime and cstime, the CPU of the backends that ended and were reaped (the postmaster's children), so the sum never falls.
+    total += ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1_000_000) / 100
   }
   return total
 }
