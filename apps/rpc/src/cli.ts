@@ -8,6 +8,7 @@ import { parseRpcArgs, type RpcArgs, usage } from './args.js'
 import { createRpcMetrics } from './metrics.js'
 import { createUncleFilter } from './reads/uncleFilter.js'
 import { createRpcServer } from './server.js'
+import { applyV8Flags } from './v8Flags.js'
 import { adminReadyBody, type ReadinessReport } from './readiness/readiness.js'
 import { answerReadinessRequests, askWorkersReadiness } from './readiness/workerReadiness.js'
 
@@ -129,6 +130,7 @@ export function run(argv: string[]): Promise<number | undefined> {
 }
 
 async function serve(args: RpcArgs, { env, logger }: CommandContext): Promise<number> {
+  applyV8Flags()
   const config = resolveNetworksConfig(env, args.config)
   if (args.workers > 1 && cluster.isPrimary) return runPrimary(args, logger, config)
 
