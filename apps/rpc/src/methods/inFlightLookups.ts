@@ -1,3 +1,5 @@
+import { hexWord } from '../reads/hashFilter.js'
+
 // The uncle lookups in flight, found by what they look up, so that identical concurrent requests
 // share one. Not a Map: a Map that takes a key and drops it again for every cold request kept
 // whole requests (the lookup's promise, its answer's text) alive through the young generation's
@@ -20,18 +22,15 @@ export type InFlightLookups<T extends InFlightKey> = {
 /** Slots: the first three hex digits of a hash tell 4,096. */
 const defaultSlots = 4096
 
-/** The value of a lowercase hex digit's character code. */
-const hexValue = (c: number) => (c <= 57 ? c - 48 : c - 87)
-
 /**
- * A direct-mapped table of `slots` lookups (a power of two, at most 4,096), indexed by the block hash's first three hex digits
- * (block hashes are uniformly distributed). A lookup whose slot is held by another lookup is not
+ * A direct-mapped table of `slots` lookups (a power of two, at most 4,096), indexed by the block
+ * hash's first three hex digits (hashFilter's hexWord; block hashes are uniformly distributed). A lookup whose slot is held by another lookup is not
  * listed: it runs on its own, which is correct, only not shared.
  */
 export function createInFlightLookups<T extends InFlightKey>(slots = defaultSlots): InFlightLookups<T> {
   const table: (T | undefined)[] = new Array<T | undefined>(slots).fill(undefined)
   const mask = slots - 1
-  const slotOf = (blockHash: string) => ((hexValue(blockHash.charCodeAt(2)) << 8) | (hexValue(blockHash.charCodeAt(3)) << 4) | hexValue(blockHash.charCodeAt(4))) & mask
+  const slotOf = (blockHash: string) => (hexWord(blockHash, 2) >>> 20) & mask
   return {
     find(network, blockHash, quantity) {
       const listed = table[slotOf(blockHash)]

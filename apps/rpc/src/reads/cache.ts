@@ -1,3 +1,5 @@
+import { hexWord } from './hashFilter.js'
+
 /** Default size of the answer cache: ~14 MB of ~1.4 KB answers. */
 export const defaultCacheEntries = 10_000
 
@@ -29,19 +31,12 @@ function find(entry: Entry | undefined, hash: string, network: string, index: st
   return entry
 }
 
-/** The value of a lowercase hex digit's character code (anything else gives some number: only a bucket). */
-const hexValue = (c: number) => (c <= 57 ? c - 48 : c - 87)
-
 /**
  * The bucket of a block hash: its first seven hex digits as a small integer (block hashes are
  * uniformly distributed). Note: a Map keyed by the hash text hashed all 66 characters of a new
  * string on every lookup; entries are still compared whole, so any text is a valid key.
  */
-function bucketOf(hash: string): number {
-  let bucket = 0
-  for (let i = 2; i < 9; i++) bucket = (bucket << 4) | (hexValue(hash.charCodeAt(i)) & 15)
-  return bucket
-}
+const bucketOf = (hash: string): number => hexWord(hash, 2) >>> 4
 
 /**
  * A bounded, approximately least-recently-used cache in two generations (the scheme of quick-lru):
