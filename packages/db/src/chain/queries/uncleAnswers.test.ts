@@ -46,6 +46,13 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncleAnsw
     }
   })
 
+  test('behavior: each stored answer is kept whole in its row, neither compressed nor moved out of it', async () => {
+    const { rows } = await db.$client.query<{ rows: string; whole: string }>(
+      `select count(*) as rows, count(*) filter (where pg_column_size(answer) = octet_length(answer) + 4) as whole from uncles where network = 'mainnet'`,
+    )
+    expect(rows[0]).toEqual({ rows: '1410', whole: '1410' })
+  })
+
   test('behavior: one entry per key in order: unknown, past the end, out of range, other network, repeated and upper-case keys', async () => {
     const known = lines.slice(0, 50).map((line) => ({ blockHash: line.blockHash, index: Number(line.index) }))
     const unknown = { blockHash: `0x${'00'.repeat(32)}` as Hex, index: 0 }

@@ -1,8 +1,9 @@
-import { type Hex, toQuantity, type ToRpcUncleOptions, uncleJsonParts } from '@uncle-rpc/chain'
+import { type Hex, toQuantity, type ToRpcUncleOptions } from '@uncle-rpc/chain'
 import { getTableColumns, getTableName } from 'drizzle-orm'
 import { type Db, isLostStatementError, namedStatements, useUnnamedStatements } from '../../client.js'
 import { toArrayLiteral } from '../../columns.js'
 import { uncles } from '../schema.js'
+import { bigQuantityPattern, totalDifficultyNullText } from '../uncleAnswerSql.js'
 import { storedUncleIndex } from './uncles.js'
 
 /** An uncle's `eth_getUncleByBlockHashAndIndex` result as JSON text, and the number of the block that includes it. */
@@ -16,31 +17,15 @@ export type GetUncleAnswersParameters = {
 }
 
 const columns = getTableColumns(uncles)
-const int8Limit = '9223372036854775808'
-// Note: a numeric quantity past int8's range (no real header has one) comes as `#<decimal>` and is
-// converted here: to_hex takes int8 only, and '#' is in no other value of the text.
-const bigQuantity = /"#(\d+)"/g
 
-/**
- * rpcUncleJson's text, written by Postgres: `'{' || concat_ws(',', <one piece per key>) || '}'`,
- * where a piece of an absent optional field is NULL and so left out with its comma. Keys, order
- * and value forms come from uncleJsonParts, so both writers share one description of the wire.
- */
+// Note: the stored answer is the `null` form; the `omit` form cuts its one totalDifficulty key out.
+// Each key's position comes back with its row (`with ordinality`), so rows are matched to keys
+// without a string key per row; Postgres plans the join as a nested loop of primary-key lookups,
+// one per key, whatever the number of keys.
 function answerSql(options: ToRpcUncleOptions): string {
-  const pieces = uncleJsonParts(options).map((part) => {
-    const key = `'"${part.key}":`
-    if ('json' in part) return `${key}${part.json}'`
-    const column = columns[part.field]
-    const ref = `u.${column.name}`
-    const type = column.getSQLType()
-    if (!part.quantity) return `${key}"0x' || encode(${ref}, 'hex') || '"'`
-    if (type === 'bigint' || type === 'integer') return `${key}"0x' || to_hex(${ref}) || '"'`
-    return `${key}"' || case when ${ref} < ${int8Limit} then '0x' || to_hex(${ref}::int8) else '#' || ${ref}::text end || '"'`
-  })
-  // Note: each key's position comes back with its row (`with ordinality`), so rows are matched to
-  // keys without a string key per row; Postgres plans the join as a nested loop of primary-key
-  // lookups, one per key, whatever the number of keys.
-  return `select k.n::int4, '{' || concat_ws(',', ${pieces.join(', ')}) || '}', u.${columns.blockNumber.name}::text
+  const answer = `u.${columns.answer.name}`
+  const text = options.totalDifficulty === 'null' ? answer : `replace(${answer}, '${totalDifficultyNullText}', '')`
+  return `select k.n::int4, ${text}, u.${columns.blockNumber.name}::text
 from unnest($2::bytea[], $3::smallint[]) with ordinality as k(block_hash, index, n)
 join ${getTableName(uncles)} u on u.${columns.network.name} = $1 and u.${columns.blockHash.name} = k.block_hash and u.${columns.index.name} = k.index`
 }
@@ -55,9 +40,10 @@ const statements = {
  * statement, planned once per connection, or an unnamed one where named statements do not survive
  * between transactions (PgBouncer in transaction mode); rows as arrays). Returns one entry per key, in order;
  * null where no row matches. Note: the text is the same as rpcUncleJson's for the stored header;
- * written by Postgres, it costs the client one string per uncle instead of a field each, a
- * header object, bigints and the text (`npm run bench:uncle-reads`: client CPU 14.3 → 8.4 µs per
- * uncle, Postgres 8.3 → 9.4 µs; the rpc scales by processes, the database does not, so the trade is kept small).
+ * stored with the uncle (its `answer` column, written by Postgres at insert), it costs the client
+ * one string per uncle instead of a field each, a header object, bigints and the text, and
+ * Postgres no more than reading the columns (`npm run bench:uncle-reads`, in one run: client CPU
+ * 8.7 → 4.3 µs per uncle, Postgres 6.0 → 4.3 µs; written per read, Postgres's was 1.23× the columns').
  */
 export async function getUncleAnswers(db: Db, { network, keys, totalDifficulty }: GetUncleAnswersParameters): Promise<(UncleAnswer | null)[]> {
   const found: (UncleAnswer | null)[] = keys.map(() => null)
@@ -84,7 +70,7 @@ export async function getUncleAnswers(db: Db, { network, keys, totalDifficulty }
     }
   for (const [n, text, blockNumber] of rows) {
     // Note: a one-character search (23 ns on a 1.4 KB answer; '"#' took 480 ns).
-    const json = text.includes('#') ? text.replace(bigQuantity, (_, digits: string) => `"${toQuantity(BigInt(digits))}"`) : text
+    const json = text.includes('#') ? text.replace(bigQuantityPattern, (_, digits: string) => `"${toQuantity(BigInt(digits))}"`) : text
     found[asked[n - 1]!] = { json, blockNumber: BigInt(blockNumber) }
   }
   return found

@@ -50,7 +50,8 @@ export type GetUnclesParameters = { network: string; keys: readonly { blockHash:
  * Buffer → hex on every field of every row.
  */
 function unclesColumnsAsText() {
-  const { network: _network, ...columns } = getTableColumns(uncles)
+  // Note: the header's own columns; the stored answer is the cold read's (uncleAnswers.ts).
+  const { network: _network, answer: _answer, ...columns } = getTableColumns(uncles)
   return Object.fromEntries(
     Object.entries(columns).map(([name, column]) => [
       name,
