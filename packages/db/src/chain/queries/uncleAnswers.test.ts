@@ -1,10 +1,13 @@
 import { type HashedHeader, type Hex, rpcUncleJson, uncleSize } from '@uncle-rpc/chain'
 import { describeWithFixtures, readFixtureJsonl } from '@uncle-rpc/testing'
+import { readMigrationFiles } from 'drizzle-orm/migrator'
 import fc from 'fast-check'
+import pg from 'pg'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createDb, type Db } from '../../client.js'
+import { migrateDatabase, migrationsFolder } from '../../migrate.js'
 import { loadMainnetBlocks, mainnetBlocksFixture, mainnetUnclesDerived } from '../testFixtures.js'
-import { type OpenTestDatabase, useTestDatabase } from '../../testing.js'
+import { createTestDatabase, type OpenTestDatabase, useTestDatabase } from '../../testing.js'
 import { insertBlocksWithUncles } from './blocks.js'
 import { registerNetwork } from './networks.js'
 import { getUncleAnswers } from './uncleAnswers.js'
@@ -52,6 +55,36 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'getUncleAnsw
     )
     expect(rows[0]).toEqual({ rows: '1410', whole: '1410' })
   })
+
+  test('behavior: uncles written before migration 0012 get their stored answers when it is applied', async () => {
+    // Note: a database at migration 0011 (the schema before the stored answers), indexed, then migrated as an operator would.
+    const older = await createTestDatabase({ create: false })
+    const name = new URL(older.url).pathname.slice(1)
+    const admin = new pg.Client({ connectionString: older.url.replace(`/${name}`, '/postgres') })
+    await admin.connect()
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`).finally(() => admin.end())
+    const opened = createDb({ url: older.url, max: 1 })
+    try {
+      await opened.pool.query(`create schema drizzle; create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`)
+      for (const migration of readMigrationFiles({ migrationsFolder }).slice(0, 12)) {
+        for (const statement of migration.sql) await opened.pool.query(statement)
+        await opened.pool.query('insert into drizzle.__drizzle_migrations (hash, created_at) values ($1, $2)', [migration.hash, migration.folderMillis])
+      }
+      const before = await opened.pool.query(`select count(*)::int as n from information_schema.columns where table_name = 'uncles' and column_name = 'answer'`)
+      expect(before.rows[0]).toEqual({ n: 0 })
+      await registerNetwork(opened.db, { name: 'mainnet', chainId: 1n })
+      await insertBlocksWithUncles(opened.db, { network: 'mainnet', blocks: loadMainnetBlocks() })
+      expect(await migrateDatabase({ url: older.url })).toMatchObject({ applied: 1 })
+      const keys = lines.map((line) => ({ blockHash: line.blockHash, index: Number(line.index) }))
+      const omitted = await getUncleAnswers(opened.db, { network: 'mainnet', keys, totalDifficulty: 'omit' })
+      for (const [i, line] of lines.entries()) expect(omitted[i]?.json).toBe(JSON.stringify(line.result))
+      const whole = await opened.pool.query(`select count(*)::int as n from uncles where pg_column_size(answer) = octet_length(answer) + 4`)
+      expect(whole.rows[0]).toEqual({ n: 1410 })
+    } finally {
+      await opened.close()
+      await older.drop()
+    }
+  }, 60_000)
 
   test('behavior: one entry per key in order: unknown, past the end, out of range, other network, repeated and upper-case keys', async () => {
     const known = lines.slice(0, 50).map((line) => ({ blockHash: line.blockHash, index: Number(line.index) }))
