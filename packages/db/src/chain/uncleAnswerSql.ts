@@ -1,4 +1,4 @@
-import { type ToRpcUncleOptions, uncleJsonParts } from '@uncle-rpc/chain'
+import { uncleJsonParts } from '@uncle-rpc/chain'
 
 /** A stored column as the answer's writer needs it: its name, and whether it is an int8/int4 or a numeric. */
 export type AnswerColumn = { name: string; getSQLType(): string }
@@ -20,8 +20,8 @@ export const totalDifficultyNullText = ',"totalDifficulty":null'
  * is NULL (`||` keeps NULL), so coalesce leaves it out with its comma. Keys, order and value forms
  * come from uncleJsonParts, so both writers share one description of the wire.
  */
-export function uncleAnswerSql(columnOf: (field: string) => AnswerColumn, options: ToRpcUncleOptions = { totalDifficulty: 'null' }): string {
-  const pieces = uncleJsonParts(options).map((part) => {
+export function uncleAnswerSql(columnOf: (field: string) => AnswerColumn): string {
+  const pieces = uncleJsonParts({ totalDifficulty: 'null' }).map((part) => {
     const key = `',"${part.key}":`
     if ('json' in part) return `${key}${part.json}'`
     const column = columnOf(part.field)
