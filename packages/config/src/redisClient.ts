@@ -1,9 +1,13 @@
 import { Redis, type RedisOptions, SentinelConnector } from 'ioredis'
+import { fastStringMethods } from './fastStringMethods.js'
 import type { Logger } from './logger.js'
 import { parseRedisUrl, type RedisTarget } from './redisUrl.js'
 
 // The one place Redis clients are made (ioredis, and BullMQ's through the options it is given):
 // the target from REDIS_URL, what every client does on a failover, and each user's own tuning.
+
+// Note: ioredis has loaded by now, and its String subclass with it (fastStringMethods.ts).
+fastStringMethods()
 
 /** ioredis options (replies mapped the classic way: ioredis 6's default, which BullMQ expects). */
 export type RedisTuning = Omit<RedisOptions, 'replyMapping'>
