@@ -1,7 +1,8 @@
 import { type Hex, toQuantity } from '@uncle-rpc/chain'
 import { decodeHash, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import type { MethodContext } from './context.js'
-import { countKey, keepIfDeep, type UncleFamilyDeps } from './familyDeps.js'
+import { countKey } from '../reads/cache.js'
+import { keepIfDeep, type UncleFamilyDeps } from './familyDeps.js'
 
 /**
  * `eth_getUncleCountByBlockHash(blockHash)`: the number of uncles of the indexed block with this

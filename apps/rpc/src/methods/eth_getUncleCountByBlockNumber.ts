@@ -2,7 +2,8 @@ import { toQuantity } from '@uncle-rpc/chain'
 import { type BlockTag, decodeBlockNumberOrTag, positionalParams, type RawJson, rawJson } from '@uncle-rpc/jsonrpc'
 import { blockHeight } from './blockParam.js'
 import type { MethodContext } from './context.js'
-import { countKey, keepIfDeep, type UncleFamilyDeps } from './familyDeps.js'
+import { countKey } from '../reads/cache.js'
+import { keepIfDeep, type UncleFamilyDeps } from './familyDeps.js'
 
 /**
  * `eth_getUncleCountByBlockNumber(block)`: the number of uncles of the canonical indexed block at

@@ -21,9 +21,6 @@ export type UncleFamilyDeps = UncleMethodDeps & {
   reads: FamilyReads
 }
 
-/** The cache key's index part for a count answer (an uncle's is a quantity, `0x…`, so the two never meet). */
-export const countKey = 'count'
-
 const utf8 = new TextEncoder()
 
 /** The answer as bytes when the cache keeps it (then it is cached), else as text. */
