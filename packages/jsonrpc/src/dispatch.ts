@@ -1,7 +1,7 @@
 import { InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse, resultResponseBytes } from './response.js'
+import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, ResultBody, resultResponse } from './response.js'
 import type {
   Answered,
   Tally,
@@ -47,10 +47,10 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
   }
 
   /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson of bytes answers as bytes. */
-  function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally, bytes: boolean): string | Uint8Array | undefined {
+  function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally, bytes: boolean): string | ResultBody | undefined {
     if (rawId === undefined) return undefined
     try {
-      const body = bytes && isRawJson(result) && typeof result.json !== 'string' ? resultResponseBytes(rawId, result.json) : resultResponse(rawId, result)
+      const body = bytes && isRawJson(result) && typeof result.json !== 'string' ? new ResultBody(rawId, result.json) : resultResponse(rawId, result)
       if (result === null || result === undefined) tally.nulls++
       else tally.found++
       return body
@@ -70,7 +70,7 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
    * method returns a value (a cached answer), so such a call costs no promise or microtask.
    * `bytes`: see HandleOptions (only a single call's answer is ever bytes).
    */
-  function run(entry: ParsedEntry, context: C, tally: Tally, bytes: boolean): string | Uint8Array | undefined | Promise<string | Uint8Array | undefined> {
+  function run(entry: ParsedEntry, context: C, tally: Tally, bytes: boolean): string | ResultBody | undefined | Promise<string | ResultBody | undefined> {
     const request = readRequest(entry, geth)
     if (request.kind === 'ignore') return undefined
     if (request.kind === 'invalid') {

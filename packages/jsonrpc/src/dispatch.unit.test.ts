@@ -4,7 +4,7 @@ import { createJsonRpcHandler } from './dispatch.js'
 import { JsonRpcError } from './errors.js'
 import { decodeHash, decodeUint, positionalParams } from './params.js'
 import { parseMessage } from './parse.js'
-import { rawJson } from './response.js'
+import { bodyText, rawJson, ResultBody } from './response.js'
 import type { JsonRpcMethods } from './types.js'
 
 type Context = { internal: { error: unknown; correlationId: string }[] }
@@ -69,14 +69,20 @@ describe('envelope', () => {
     expect(await handle(call('nothing'))).toBe('{"jsonrpc":"2.0","id":1,"result":null}')
   })
 
-  test('behavior: a rawJson of bytes answers a single call as bytes only with the bytes option', async () => {
+  test('behavior: a rawJson of bytes answers a single call as a ResultBody only with the bytes option', async () => {
     const answer = (text: string, bytes?: boolean) => handler.answerMessage(parseMessage(text), newContext(), { bytes }) as { body: unknown }
     const expected = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":{"b":"é","a":[]}}`
     // A multi-byte id and result: composed by bytes, the same UTF-8 as the text form.
     for (const id of ['1', '"ü€"', '-0.5e3']) {
       const body = answer(call('cachedBytes', id), true).body
-      expect(Buffer.isBuffer(body)).toBe(true)
-      expect((body as Buffer).toString('utf8')).toBe(expected(id))
+      expect(body).toBeInstanceOf(ResultBody)
+      const written = Buffer.alloc((body as ResultBody).length + 4, 42)
+      expect((body as ResultBody).writeInto(written, 2)).toBe(written.length - 2)
+      // Written where it was asked, every byte, and nothing around it.
+      expect(written.toString('utf8', 2, written.length - 2)).toBe(expected(id))
+      expect(written.toString('latin1', 0, 2) + written.toString('latin1', written.length - 2)).toBe('****')
+      expect((body as ResultBody).bytes().toString('utf8')).toBe(expected(id))
+      expect(bodyText(body as ResultBody)).toBe(expected(id))
       expect(answer(call('cachedBytes', id)).body).toBe(expected(id))
     }
     // Batches and text rawJson stay text.

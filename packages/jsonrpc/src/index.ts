@@ -30,7 +30,7 @@ export {
   rawJson,
   requestBody,
   resultResponse,
-  resultResponseBytes,
+  ResultBody,
 } from './response.js'
 export type {
   Answered,

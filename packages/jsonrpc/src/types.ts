@@ -1,3 +1,4 @@
+import type { ResultBody } from './response.js'
 /** A JSON-RPC method: receives the request's `params` (possibly undefined) and the transport's context. */
 export type JsonRpcMethod<C> = (params: unknown, context: C) => unknown
 
@@ -32,8 +33,8 @@ export type HandleOptions = {
   /** Overrides the handler's maxBatchSize for this call (e.g. the caller's plan limit). */
   maxBatchSize?: number | undefined
   /**
-   * answerMessage only: a single call answered with a RawJson of bytes is returned as the
-   * response's bytes (composed by copying, for a transport that writes bytes); text otherwise.
+   * answerMessage only: a single call answered with a RawJson of bytes is returned as a
+   * ResultBody (the response's parts, for a transport that writes bytes); text otherwise.
    */
   bytes?: boolean | undefined
 }
@@ -56,8 +57,8 @@ export type ParsedMessage =
 /** The answers written in a response, by kind: results that are not null, null results, errors. */
 export type Tally = { found: number; nulls: number; errors: number }
 
-/** A message's answer: the response text or, with the `bytes` option, possibly its bytes (undefined = send no body); its answers by kind. */
-export type Answered = { body: string | Uint8Array | undefined } & Tally
+/** A message's answer: the response text or, with the `bytes` option, possibly a ResultBody (undefined = send no body); its answers by kind. */
+export type Answered = { body: string | ResultBody | undefined } & Tally
 
 /** The transport-free handler: request text in, response text out (undefined = send no body). */
 export type JsonRpcHandler<C> = {

@@ -2,6 +2,8 @@
 // on its hot path is read and written here as bytes. README.md states what it promises under abuse.
 export { answerBytes } from './answerBytes.js'
 export { ClientAbortedError } from './errors.js'
+export type { Body, LazyBody } from './lazyBody.js'
+export { bodyBytes, bodyLength, writeBody } from './lazyBody.js'
 export type { FastPath } from './fastHttp/fastPath.js'
 export type { FastAnswer, FastPathDeps, FastPathOptions, HeadCheck } from './fastHttp/fastPathDeps.js'
 export { attachFastPath, defaultRequestsPerTurn } from './fastHttp/fastPath.js'

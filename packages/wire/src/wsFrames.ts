@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer'
+import { type Body, bodyLength, writeBody } from './lazyBody.js'
 
 // WebSocket frames beneath ws, as the HTTP fast path is beneath node:http: after ws's handshake a
 // socket's frames are read here while each is the plain kind clients send (whole, masked, no
@@ -77,7 +78,7 @@ export function textFrameLength(length: number): number {
 }
 
 /** Writes a server's text frame holding `body` (`length` bytes of UTF-8) into `into` at `at`; returns where it ends. */
-export function writeTextFrame(into: Buffer, at: number, body: string | Uint8Array, length: number): number {
+export function writeTextFrame(into: Buffer, at: number, body: Body, length: number): number {
   into[at] = 0x81
   let head = 2
   if (length < 126) into[at + 1] = length
@@ -91,14 +92,12 @@ export function writeTextFrame(into: Buffer, at: number, body: string | Uint8Arr
     into.writeUInt32BE(length >>> 0, at + 6)
     head = 10
   }
-  if (typeof body === 'string') into.write(body, at + head, 'utf8')
-  else into.set(body, at + head)
-  return at + head + length
+  return writeBody(into, at + head, body, length)
 }
 
 /** A server's text frame holding `body` (UTF-8). */
-export function textFrame(body: string | Uint8Array): Buffer {
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+export function textFrame(body: Body): Buffer {
+  const length = bodyLength(body)
   const frame = Buffer.allocUnsafe(textFrameLength(length))
   writeTextFrame(frame, 0, body, length)
   return frame

@@ -8,11 +8,12 @@ import type { MethodContext, ServedNetwork } from '../methods/context.js'
 import type { Partner } from './partner.js'
 import type { RateLimiter, RateVerdict } from '../access/rateLimit.js'
 import type { MessageMethods, UsageRecorder } from '../access/usage.js'
+import type { Body } from '@uncle-rpc/wire'
 
-/** What to send back for one message: HTTP status, body (text or its bytes; '' = none) and the extra headers. */
+/** What to send back for one message: HTTP status, body (text, or a cached answer's response in parts; '' = none) and the extra headers. */
 export type Outcome = {
   status: number
-  body: string | Uint8Array
+  body: Body
   /** Seconds for Retry-After (429 only). */
   retryAfter?: number | undefined
   /** The partner answered at least one call (X-Failover: partner). */

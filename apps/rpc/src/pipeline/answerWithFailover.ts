@@ -15,12 +15,13 @@ import type { MethodContext, ServedNetwork } from '../methods/context.js'
 import type { FailoverPolicy, ForwardCall } from '../methods/failoverPolicy.js'
 import { type Partner, PartnerUnavailableError, type RejectedAnswer } from './partner.js'
 import { type PartnerItem, partnerProof } from './partnerProof.js'
+import type { Body } from '@uncle-rpc/wire'
 
 /**
  * A message answered with forwarding on: the body (undefined: none), the answers made here by
  * kind (`local`), how many calls the partner answered and how many of those are errors.
  */
-export type ForwardedAnswer = { body: string | Uint8Array | undefined; local: Tally; forwarded: number; partnerErrors: number }
+export type ForwardedAnswer = { body: Body | undefined; local: Tally; forwarded: number; partnerErrors: number }
 
 // The local tallies of a forwarded call (none: the partner answered it) and of a failed forward.
 const none: Readonly<Tally> = Object.freeze({ found: 0, nulls: 0, errors: 0 })

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '@uncle-rpc/config'
 import { errorResponse, internalErrorResponse, InvalidRequestError } from '@uncle-rpc/jsonrpc'
-import { type DiscardBound, discardBody, readBody } from '@uncle-rpc/wire'
+import { type Body, bodyBytes, type DiscardBound, discardBody, readBody } from '@uncle-rpc/wire'
 import type { Answer } from '../pipeline/answer.js'
 import { type AdmissionDeps, createAdmission, failoverRequested } from '../admission/admission.js'
 import type { RpcLimits } from './limits.js'
@@ -17,13 +17,13 @@ export type HttpDeps = AdmissionDeps & {
 }
 
 /**
- * Sends `text` (or its bytes) as application/json; `close` ends the connection (used when the rest
+ * Sends `text` (or its bytes, or a lazy body written into bytes) as application/json; `close` ends the connection (used when the rest
  * of the body is not read). Note: text is encoded to a Buffer here: node then writes the bytes as
  * they are, where a string is flattened and encoded again on the way to the socket (5–28% less
  * CPU for a cached answer in four alternating profiled pairs).
  */
-function sendJson(res: ServerResponse, status: number, text: string | Uint8Array, close = false, extraHeaders?: readonly string[]): void {
-  const body = typeof text === 'string' ? Buffer.from(text) : text
+function sendJson(res: ServerResponse, status: number, text: Body, close = false, extraHeaders?: readonly string[]): void {
+  const body = typeof text === 'string' ? Buffer.from(text) : text instanceof Uint8Array ? text : bodyBytes(text)
   // Note: the flat array form skips node's per-header object walk.
   const headers = ['content-type', 'application/json', 'content-length', String(body.length)]
   if (close) headers.push('connection', 'close')
@@ -58,7 +58,7 @@ export function createHttpHandler(deps: HttpDeps): (req: IncomingMessage, res: S
   const admit = createAdmission(deps)
   // Note: checked when the answer is written, not tracked per response: the answers in flight when
   // closing starts end their connections without a listener or a set entry per request.
-  const send = (res: ServerResponse, status: number, body: string | Uint8Array, close = false, headers?: readonly string[]) =>
+  const send = (res: ServerResponse, status: number, body: Body, close = false, headers?: readonly string[]) =>
     sendJson(res, status, body, close || closing(), headers)
   const tooLarge = errorResponse('null', new InvalidRequestError(`request body too large: the limit is ${limits.maxBodyBytes} bytes`))
   // Note: up to 8× the limit or 5 s of a refused body is read before the 413; past that the connection is cut.

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
-import { type ClientFrame, moreBytes, readFrame, textFrame, textFrameLength, writeTextFrame, wsTakes } from '@uncle-rpc/wire'
+import { type Body, bodyLength, type ClientFrame, moreBytes, readFrame, textFrame, textFrameLength, writeTextFrame, wsTakes } from '@uncle-rpc/wire'
 import type { WebSocket } from 'ws'
 
 // The TCP socket beneath a ws WebSocket: its plain frames read here (wsFrames.ts of
@@ -76,7 +76,7 @@ function spare(buffer: Buffer): void {
 }
 
 /** The answers of one WebSocket: `write` frames an answer, `flush` sends the frames not sent yet, `unbatch` flushes and writes each later frame at once. */
-export type FrameBatch = { write: (body: string | Uint8Array) => void; flush: () => void; unbatch: () => void }
+export type FrameBatch = { write: (body: Body) => void; flush: () => void; unbatch: () => void }
 
 /**
  * The answers framed in one turn of the event loop (every message of a read answered from memory,
@@ -111,8 +111,8 @@ export function createFrameBatch(ws: WebSocket): FrameBatch {
     }
   }
 
-  function write(body: string | Uint8Array): void {
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  function write(body: Body): void {
+    const length = bodyLength(body)
     const size = textFrameLength(length)
     if (batch !== undefined && used + size > batch.length) flush()
     if (size > batchBytes || !batching) {

@@ -1,10 +1,11 @@
 import type { FastRequest, ParseLimits } from './parseRequest.js'
+import type { Body } from '../lazyBody.js'
 
 // What the fast path asks of its caller (the checks and the answers, all of what a body means)
 // and how it is bounded.
 
 /** What the fast path sends: status, JSON body, and the extra headers as name/value pairs. */
-export type FastAnswer = { status: number; body: string | Uint8Array; headers?: readonly string[] | undefined; close?: boolean | undefined }
+export type FastAnswer = { status: number; body: Body; headers?: readonly string[] | undefined; close?: boolean | undefined }
 
 /** The checks of a head whose body is still to come: a pass (given back to serve) or the refusal to send. */
 export type HeadCheck<Pass> = { ok: true; pass: Pass } | { ok: false; refusal: FastAnswer }

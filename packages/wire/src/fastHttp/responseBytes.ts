@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net'
 import { answerBytes } from '../answerBytes.js'
 import type { FastAnswer } from './fastPathDeps.js'
+import { bodyLength, writeBody } from '../lazyBody.js'
 
 // The bytes of the fast path's responses: a head made once where it can be, and head and body
 // written into one reused buffer.
@@ -73,21 +74,20 @@ function headStart(status: number, extra: readonly string[] | undefined): Buffer
 
 /**
  * One response's bytes: head and body in one buffer, so one write and one packet; a text body is
- * encoded straight into it. `backlogged`: the socket has writes the kernel has not taken yet.
+ * encoded straight into it, a lazy body written straight into it. `backlogged`: the socket has writes the kernel has not taken yet.
  * Give them back with `written` once they went to the socket.
  */
 export function responseBytes(answer: FastAnswer, keepAlive: boolean, now: number, backlogged: boolean): Buffer {
   const head = headStart(answer.status, answer.headers)
   const tail = headTail(keepAlive, now)
-  const text = typeof answer.body === 'string' ? answer.body : undefined
-  const bodyLength = text === undefined ? answer.body.length : Buffer.byteLength(text)
-  const length = String(bodyLength)
-  const bytes = responseBuffer(head.length + length.length + tail.length + bodyLength, backlogged)
+  const { body } = answer
+  const count = bodyLength(body)
+  const length = String(count)
+  const bytes = responseBuffer(head.length + length.length + tail.length + count, backlogged)
   bytes.set(head, 0)
   let at = head.length + bytes.write(length, head.length, 'latin1')
   bytes.set(tail, at)
   at += tail.length
-  if (text === undefined) bytes.set(answer.body as Uint8Array, at)
-  else bytes.write(text, at, 'utf8')
+  writeBody(bytes, at, body, count)
   return bytes
 }
