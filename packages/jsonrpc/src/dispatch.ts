@@ -1,7 +1,8 @@
 import { InvalidRequestError, JsonRpcError, MethodNotFoundError } from './errors.js'
 import { parseMessage, readRequest } from './parse.js'
 import { parseWithRawStrings } from './rawId.js'
-import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, ResultBody, resultResponse } from './response.js'
+import { batchBody, bodyText, errorResponse, internalErrorResponse, isRawJson, resultResponse } from './response.js'
+import { ResultBody } from './resultBody.js'
 import type {
   Answered,
   Tally,

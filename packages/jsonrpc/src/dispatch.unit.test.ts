@@ -4,7 +4,8 @@ import { createJsonRpcHandler } from './dispatch.js'
 import { JsonRpcError } from './errors.js'
 import { decodeHash, decodeUint, positionalParams } from './params.js'
 import { parseMessage } from './parse.js'
-import { bodyText, rawJson, ResultBody } from './response.js'
+import { bodyText, rawJson } from './response.js'
+import { ResultBody } from './resultBody.js'
 import type { JsonRpcMethods } from './types.js'
 
 type Context = { internal: { error: unknown; correlationId: string }[] }

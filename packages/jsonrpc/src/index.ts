@@ -30,8 +30,8 @@ export {
   rawJson,
   requestBody,
   resultResponse,
-  ResultBody,
 } from './response.js'
+export { ResultBody } from './resultBody.js'
 export type {
   Answered,
   CreateJsonRpcHandlerParameters,
