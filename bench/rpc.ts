@@ -16,6 +16,7 @@ import { anvilBinary, waitForGenesis } from './anvil.js'
 //   [--baseline DIR] (another checkout with its own node_modules, e.g. a worktree of an older commit:
 //   the four acceptance rows of both, alternating --rounds times, and the ratios this / baseline)
 //   [--cold-variant='--db-pipeline 4' …] (after the cache-off row, one more per variant with these rpc flags added)
+//   [--paired] (only the acceptance lines, each from pairs of runs next to each other: see pairedLines)
 // Every server runs in its own process pinned to one core (`taskset -c 1`); the load comes from
 // wrk (`taskset -c 0 wrk -t2 -c64`, bench/wrk/bodies.lua) or, for WebSocket, from
 // bench/wsLoad.ts pinned to the same load core. Postgres and Redis are not pinned. Figures and
@@ -41,6 +42,7 @@ const { values: flags } = parseArgs({
     'skip-anvil': { type: 'boolean', default: false },
     'metrics-only': { type: 'boolean', default: false },
     'restricted-only': { type: 'boolean', default: false },
+    paired: { type: 'boolean', default: false },
     'cpu-prof-dir': { type: 'string' },
     baseline: { type: 'string' },
     'cold-variant': { type: 'string', multiple: true, default: [] },
@@ -125,6 +127,92 @@ async function main(): Promise<void> {
     }
     const oursUrl = async (server: { port: Promise<number> }, k = key) => `http://127.0.0.1:${await server.port}/v3/${k}`
 
+    /**
+     * The acceptance lines from pairs: anvil, ours cached and ours with the cache off run at once,
+     * all pinned to the server core and loaded one at a time; each round measures every pair back
+     * to back (the order alternating by round), and a line is the median of its rounds' ratios,
+     * with their spread. Note: on a machine whose speed moves for tens of seconds at a time, rows
+     * measured minutes apart compared one phase with another (ratios off by up to 2×).
+     */
+    async function pairedLines(): Promise<void> {
+      const anvilPath = anvilBinary(log)
+      if (anvilPath === undefined) throw new Error('--paired needs anvil')
+      const port = await freePort()
+      const anvil = spawn('taskset', ['-c', serverCore, anvilPath, '--quiet', '--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' })
+      children.push(anvil)
+      const anvilUrl = `http://127.0.0.1:${port}/`
+      const anvilNull = file('null.txt', [call(0, await waitForGenesis(anvilUrl), '0x0')])
+      const cachedServer = ours(['--metrics-port', '0'])
+      const uncachedServer = ours(['--metrics-port', '0', '--cache-entries', '0'])
+      const [cachedUrl, uncachedUrl] = [await oursUrl(cachedServer), await oursUrl(uncachedServer)]
+      const wsUrl = `ws://127.0.0.1:${await cachedServer.port}/ws/v3/${key}`
+      const one = { ...load, rounds: 1 }
+      const ws = (name: string, url: string, bodies: string, pid: number | undefined) => wsRow(name, url, bodies, one, wsDepth, wsConnections, pid)
+      type Pair = { label: string; bar: number; runs: [() => Promise<Row>, () => Promise<Row>]; rows: [Row, Row][] }
+      const pairs: Pair[] = [
+        {
+          label: 'HTTP one known uncle, cache on / anvil null',
+          bar: 1,
+          runs: [() => httpRow('ours: one known uncle, cache on', cachedUrl, oneFile, one, { serverPid: cachedServer.child.pid }), () => httpRow('anvil: null answer', anvilUrl, anvilNull, one, { serverPid: anvil.pid })],
+          rows: [],
+        },
+        {
+          label: 'HTTP null over 5,000 random unknown hashes / anvil null',
+          bar: 1,
+          runs: [() => httpRow('ours: null answers, 5,000 random unknown hashes', cachedUrl, unknownFile, one, { serverPid: cachedServer.child.pid }), () => httpRow('anvil: null answer', anvilUrl, anvilNull, one, { serverPid: anvil.pid })],
+          rows: [],
+        },
+        {
+          label: 'WebSocket random cached uncles / anvil WebSocket null',
+          bar: 0.9,
+          runs: [() => ws('ours: WebSocket, random known uncles, cache on', wsUrl, randomFile, cachedServer.child.pid), () => ws('anvil: WebSocket, null answer', `ws://127.0.0.1:${port}/`, anvilNull, anvil.pid)],
+          rows: [],
+        },
+        {
+          label: 'random known uncles, cache off / cache on',
+          bar: 0.6,
+          runs: [() => httpRow('ours: random known uncles, cache off', uncachedUrl, randomFile, one, { serverPid: uncachedServer.child.pid }), () => httpRow('ours: random known uncles, cache on', cachedUrl, randomFile, one, { serverPid: cachedServer.child.pid })],
+          rows: [],
+        },
+      ]
+      for (let round = 1; round <= Math.max(1, load.rounds); round++)
+        for (const pair of pairs) {
+          let a: Row
+          let b: Row
+          if (round % 2 === 1) {
+            a = await pair.runs[0]()
+            b = await pair.runs[1]()
+          } else {
+            b = await pair.runs[1]()
+            a = await pair.runs[0]()
+          }
+          record({ ...a, name: `${a.name} (round ${round})` })
+          record({ ...b, name: `${b.name} (round ${round})` })
+          pair.rows.push([a, b])
+        }
+      const middle = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!
+      const lines: string[] = []
+      for (const { label, bar, rows: pairRows } of pairs) {
+        const byRate = pairRows.map(([a, b]) => a.rate / b.rate)
+        const byCpu = pairRows.flatMap(([a, b]) => (a.cpuUsPerRequest === undefined || b.cpuUsPerRequest === undefined ? [] : [b.cpuUsPerRequest / a.cpuUsPerRequest]))
+        const value = middle(byRate)
+        const low = Math.min(...byRate)
+        const high = Math.max(...byRate)
+        lines.push(
+          `${value >= bar ? 'PASS' : 'FAIL'}  ${label}: ${value.toFixed(2)}×   (target ≥ ${bar}×; the median of ${byRate.length} pairs, ${low.toFixed(2)}–${high.toFixed(2)}×${low < bar && bar <= high ? ', the bar inside that spread' : ''}; by the server process's CPU per request ${byCpu.length === 0 ? 'n/a' : `${middle(byCpu).toFixed(2)}× (${Math.min(...byCpu).toFixed(2)}–${Math.max(...byCpu).toFixed(2)}×)`})`,
+        )
+      }
+      // p99: each of our HTTP rows against max(5 ms, 1.5 × the p99 of the anvil run paired with it), by round.
+      for (const index of [0, 1]) {
+        const pair = pairs[index]!
+        const passed = pair.rows.filter(([a, b]) => a.p99 <= Math.max(5, 1.5 * b.p99)).length
+        const p99s = pair.rows.map(([a]) => a.p99.toFixed(2)).join(', ')
+        const bounds = pair.rows.map(([, b]) => Math.max(5, 1.5 * b.p99).toFixed(2)).join(', ')
+        lines.push(`${passed * 2 > pair.rows.length ? 'PASS' : 'FAIL'}  p99 ${pair.rows[0]?.[0].name ?? ''}: ${p99s} ms against ${bounds} ms (max(5, 1.5 × the paired anvil run's p99)), ${passed} of ${pair.rows.length} rounds within`)
+      }
+      process.stdout.write(['', '| run | rate | p50 ms | p99 ms | server µs CPU/req | |', '| --- | ---: | ---: | ---: | ---: | --- |', ...rows.map(formatRow), '', ...lines, ''].join('\n'))
+    }
+
     if (flags['metrics-only']) {
       for (let round = 1; round <= 2; round++)
         for (const args of [[], ['--metrics-port', '0']]) {
@@ -174,6 +262,11 @@ async function main(): Promise<void> {
           '',
         ].join('\n'),
       )
+      return
+    }
+
+    if (flags.paired) {
+      await pairedLines()
       return
     }
 
