@@ -16,5 +16,8 @@ describe('fastStringMethods', () => {
   test('behavior: ioredis alone leaves String.prototype with dictionary properties; loading our Redis client module makes them fast again', () => {
     expect(stringPrototypeFastAfter('ioredis')).toBe(false)
     expect(stringPrototypeFastAfter('@uncle-rpc/config')).toBe(true)
+    // The processes that load ioredis through it: whatever else their modules load, after it too.
+    expect(stringPrototypeFastAfter('@uncle-rpc/rpc')).toBe(true)
+    expect(stringPrototypeFastAfter('@uncle-rpc/indexer')).toBe(true)
   })
 })

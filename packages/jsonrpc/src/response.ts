@@ -24,9 +24,12 @@ const utf8 = new TextDecoder()
 
 /** A response body as text (bytes are UTF-8). */
 export function bodyText(body: string | Uint8Array | ResultBody): string {
-  return typeof body === 'string' ? body : utf8.decode(body instanceof ResultBody ? body.bytes() : body)
+  if (typeof body === 'string') return body
+  if (body instanceof Uint8Array) return utf8.decode(body)
+  const bytes = Buffer.allocUnsafe(body.length)
+  body.writeInto(bytes, 0)
+  return utf8.decode(bytes)
 }
-
 
 /** `{"jsonrpc":"2.0","id":<rawId>,"result":<result>}`; undefined results are written as null. Throws if unserializable. */
 export function resultResponse(rawId: string, result: unknown): string {

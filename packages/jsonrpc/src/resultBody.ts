@@ -1,5 +1,3 @@
-import { answerBytes } from '@uncle-rpc/wire/answerBytes'
-
 /** A response's opening, up to its id (geth's field order: jsonrpc, id, then result or error). */
 export const idHead = '{"jsonrpc":"2.0","id":'
 /** Between a response's id and its result. */
@@ -46,12 +44,5 @@ export class ResultBody {
     at += json.length
     into[at] = 125 // '}'
     return at + 1
-  }
-
-  /** The response in bytes of its own. */
-  bytes(): Buffer {
-    const out = answerBytes(this.length)
-    this.writeInto(out, 0)
-    return out
   }
 }

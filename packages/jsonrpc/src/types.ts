@@ -1,4 +1,5 @@
 import type { ResultBody } from './resultBody.js'
+
 /** A JSON-RPC method: receives the request's `params` (possibly undefined) and the transport's context. */
 export type JsonRpcMethod<C> = (params: unknown, context: C) => unknown
 
