@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
-import { type Body, bodyLength, type ClientFrame, moreBytes, readFrame, textFrame, textFrameLength, writeTextFrame, wsTakes } from '@uncle-rpc/wire'
+import { type Body, bodyLength, type ClientFrame, moreBytes, pushReads, readFrame, readShared, textFrame, textFrameLength, writeTextFrame, wsTakes } from '@uncle-rpc/wire'
 import type { WebSocket } from 'ws'
 
 // The TCP socket beneath a ws WebSocket: its plain frames read here (wsFrames.ts of
@@ -50,6 +50,7 @@ export function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (t
       if (read === wsTakes) {
         // Note: ws may answer with a close frame at once; the answers framed before it leave first.
         beforeWsReads()
+        pushReads(socket)
         socket.removeListener('data', onData)
         socket.on('data', wsReads)
         wsReads.call(socket, bytes.subarray(at))
@@ -61,7 +62,10 @@ export function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (t
       if (socket.destroyed) return
     }
   }
+  // Note: 'data' brings what the socket's Readable holds already (the upgrade's first bytes, which
+  // ws gives back to it); the reads from now on come straight from the shared buffer (@uncle-rpc/wire's sharedReads.ts).
   socket.on('data', onData)
+  readShared(socket, onData)
 }
 
 // Frame batches are composed in buffers of this size, taken from and given back to a few spares:

@@ -5,6 +5,7 @@ import { type Connection, empty, type FastPathState, ignore } from './connection
 import type { FastPathDeps, FastPathOptions } from './fastPathDeps.js'
 import { finish } from './handOff.js'
 import { received } from './readRequests.js'
+import { readShared } from '../sharedReads.js'
 import { timedOut, written } from './responseBytes.js'
 import { budgetSwept, connectionArrived, endTurn } from './turnBudget.js'
 
@@ -137,7 +138,8 @@ function accept<Pass>(s: FastPathState<Pass>, socket: Socket): void {
       if (!c.handOffPending && !c.checking) socket.resume()
     },
   }
-  socket.on('data', c.onData)
+  // Note: read into the buffer every socket shares (sharedReads.ts); 'data' where node does not allow it.
+  if (!readShared(socket, c.onData)) socket.on('data', c.onData)
   socket.on('end', c.onEnd)
   socket.on('drain', c.onDrain)
   socket.on('close', c.onClose)

@@ -1,5 +1,6 @@
 import type { Connection, FastPathState } from './connection.js'
 import { ignore } from './connection.js'
+import { pushReads } from '../sharedReads.js'
 
 // The end of a connection's time on the fast path: to node:http, or closed after the client's FIN.
 
@@ -14,6 +15,7 @@ export function giveToNode<Pass>(s: FastPathState<Pass>, c: Connection<Pass>): v
   socket.removeListener('close', c.onClose)
   socket.removeListener('error', ignore)
   socket.removeListener('drain', c.onDrain)
+  pushReads(socket)
   // Note: the request under way keeps the deadline of its first byte (node:http's would start now).
   if (c.startedAt !== 0) s.deadlines.carry(socket, c.startedAt + s.options.requestTimeoutMs)
   // Note: node:http attaches its parser, then the bytes already read are fed to it at once, before any new ones.

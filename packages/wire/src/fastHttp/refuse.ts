@@ -2,6 +2,7 @@ import { complete } from './answers.js'
 import { type Connection, empty, type FastPathState, type Slot } from './connection.js'
 import type { FastAnswer } from './fastPathDeps.js'
 import type { FastRequest } from './parseRequest.js'
+import { dropShared } from '../sharedReads.js'
 
 // Note: of a refused body at most this much is read and dropped (as http.ts's 413).
 const discardBytes = 64 * 1024
@@ -10,9 +11,9 @@ const discardBytes = 64 * 1024
  * The refusal of a head goes out now with `Connection: close` (then the FIN); at most
  * `discardBytes` more of the body are read and dropped (a body nearly all sent ends cleanly: no
  * reset), then the socket is no longer read and is cut min(5 s, requestTimeoutMs) after the
- * refusal. Note: every read is a fresh 64 KiB buffer, garbage until a GC: dropping whole bodies
- * (node:http's way) piled up ~50 MB for 40 clients sending 5 MiB each; unread bytes wait in the
- * kernel instead, and a client that reads while it sends (curl, fetch, node) has its answer long
+ * refusal. Note: with node's own reads every read is a fresh 64 KiB buffer, garbage until a GC:
+ * dropping whole bodies (node:http's way) piled up ~50 MB for 40 clients sending 5 MiB each; unread
+ * bytes wait in the kernel instead, and a client that reads while it sends (curl, fetch, node) has its answer long
  * before the cut.
  */
 export function refuse<Pass>(s: FastPathState<Pass>, c: Connection<Pass>, refusal: FastAnswer): void {
@@ -30,12 +31,14 @@ export function refuse<Pass>(s: FastPathState<Pass>, c: Connection<Pass>, refusa
   socket.removeListener('data', c.onData)
   socket.removeListener('drain', c.onDrain)
   const reading = () => dropped < discardBytes && !c.handOffPending && !socket.writableNeedDrain
-  socket.on('data', (chunk: Buffer) => {
-    left -= chunk.length
-    dropped += chunk.length
+  const onDropped = (nread: number) => {
+    left -= nread
+    dropped += nread
     if (left <= 0 && !open.has(c)) socket.destroySoon()
     else if (!reading()) socket.pause()
-  })
+  }
+  // Note: read into the shared buffer, the dropped bytes are never copied (sharedReads.ts).
+  if (!dropShared(socket, onDropped)) socket.on('data', (chunk: Buffer) => onDropped(chunk.length))
   socket.on('drain', () => {
     if (reading()) socket.resume()
   })
