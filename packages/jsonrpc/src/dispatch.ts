@@ -47,11 +47,11 @@ export function createJsonRpcHandler<C>(parameters: CreateJsonRpcHandlerParamete
     return rawId === undefined ? undefined : body
   }
 
-  /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson of bytes answers as bytes. */
+  /** The response to a method's value (result, or error when it cannot be serialized); `bytes`: a RawJson answers as a ResultBody. */
   function settle(rawId: string | undefined, result: unknown, context: C, tally: Tally, bytes: boolean): string | ResultBody | undefined {
     if (rawId === undefined) return undefined
     try {
-      const body = bytes && isRawJson(result) && typeof result.json !== 'string' ? new ResultBody(rawId, result.json) : resultResponse(rawId, result)
+      const body = bytes && isRawJson(result) ? new ResultBody(rawId, result.json) : resultResponse(rawId, result)
       if (result === null || result === undefined) tally.nulls++
       else tally.found++
       return body

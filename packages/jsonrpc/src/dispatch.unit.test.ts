@@ -16,6 +16,7 @@ const methods: JsonRpcMethods<Context> = {
   nothing: () => undefined,
   cached: () => rawJson('{"b":1,"a":[]}'),
   cachedBytes: () => rawJson(new TextEncoder().encode('{"b":"é","a":[]}')),
+  cachedText: () => rawJson('{"b":"é","a":[]}'),
   later: async (params) => {
     await new Promise((resolve) => setTimeout(resolve, 5))
     return params
@@ -70,26 +71,27 @@ describe('envelope', () => {
     expect(await handle(call('nothing'))).toBe('{"jsonrpc":"2.0","id":1,"result":null}')
   })
 
-  test('behavior: a rawJson of bytes answers a single call as a ResultBody only with the bytes option', async () => {
+  test('behavior: a rawJson (bytes or text) answers a single call as a ResultBody only with the bytes option', async () => {
     const answer = (text: string, bytes?: boolean) => handler.answerMessage(parseMessage(text), newContext(), { bytes }) as { body: unknown }
     const expected = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":{"b":"é","a":[]}}`
     // A multi-byte id and result: composed by bytes, the same UTF-8 as the text form.
-    for (const id of ['1', '"ü€"', '-0.5e3']) {
-      const body = answer(call('cachedBytes', id), true).body
-      expect(body).toBeInstanceOf(ResultBody)
-      const written = Buffer.alloc((body as ResultBody).length + 4, 42)
-      expect((body as ResultBody).writeInto(written, 2)).toBe(written.length - 2)
-      // Written where it was asked, every byte, and nothing around it.
-      expect(written.toString('utf8', 2, written.length - 2)).toBe(expected(id))
-      expect(written.toString('latin1', 0, 2) + written.toString('latin1', written.length - 2)).toBe('****')
-      expect(bodyText(body as ResultBody)).toBe(expected(id))
-      expect(answer(call('cachedBytes', id)).body).toBe(expected(id))
-    }
-    // Batches and text rawJson stay text.
+    for (const method of ['cachedBytes', 'cachedText'])
+      for (const id of ['1', '"ü€"', '-0.5e3']) {
+        const body = answer(call(method, id), true).body
+        expect(body).toBeInstanceOf(ResultBody)
+        const written = Buffer.alloc((body as ResultBody).length + 4, 42)
+        expect((body as ResultBody).writeInto(written, 2)).toBe(written.length - 2)
+        // Written where it was asked, every byte, and nothing around it.
+        expect(written.toString('utf8', 2, written.length - 2)).toBe(expected(id))
+        expect(written.toString('latin1', 0, 2) + written.toString('latin1', written.length - 2)).toBe('****')
+        expect(bodyText(body as ResultBody)).toBe(expected(id))
+        expect(answer(call(method, id)).body).toBe(expected(id))
+      }
+    // Batches stay text.
     const batch = await handler.answerMessage(parseMessage(`[${call('cachedBytes')},${call('cached', '2')}]`), newContext(), { bytes: true })
     expect(batch.body).toBe(`[${expected('1')},{"jsonrpc":"2.0","id":2,"result":{"b":1,"a":[]}}]`)
-    expect(answer(call('cached'), true).body).toBe('{"jsonrpc":"2.0","id":1,"result":{"b":1,"a":[]}}')
     expect(await handle(call('cachedBytes'))).toBe(expected('1'))
+    expect(await handle(call('cachedText'))).toBe(expected('1'))
   })
 
   test('error: parse error', async () => {

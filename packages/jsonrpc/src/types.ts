@@ -34,8 +34,8 @@ export type HandleOptions = {
   /** Overrides the handler's maxBatchSize for this call (e.g. the caller's plan limit). */
   maxBatchSize?: number | undefined
   /**
-   * answerMessage only: a single call answered with a RawJson of bytes is returned as a
-   * ResultBody (the response's parts, for a transport that writes bytes); text otherwise.
+   * answerMessage only: a single call answered with a RawJson is returned as a ResultBody (the
+   * response's parts, for a transport that writes bytes); text otherwise.
    */
   bytes?: boolean | undefined
 }
