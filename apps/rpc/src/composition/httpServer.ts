@@ -50,7 +50,10 @@ export function routeRequests(
           maxHeaders: 64,
           maxBodyBytes: limits.maxBodyBytes,
           requestTimeoutMs: limits.requestTimeoutMs,
-          keepAliveTimeoutMs: server.keepAliveTimeout,
+          // Note: as node:http: it advertises keepAliveTimeout (the answers' `keep-alive: timeout=5`)
+          // and closes an idle connection keepAliveTimeoutBuffer later, so a client that reuses one
+          // just before the advertised time does not meet a close (ECONNRESET).
+          keepAliveTimeoutMs: server.keepAliveTimeout + (Number.isFinite(server.keepAliveTimeoutBuffer) ? server.keepAliveTimeoutBuffer : 1000),
           requestsPerTurn: options.requestsPerTurn ?? defaultRequestsPerTurn,
         })
   const unanswered = new Set<ServerResponse>()

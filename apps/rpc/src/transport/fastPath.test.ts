@@ -6,7 +6,7 @@ import { createTestEnv, startTestServer, type TestEnv, type TestServer } from '.
 
 // The fast path in a real server, over raw sockets: pipelined requests answered in order across a
 // handoff to node:http, a request split at every byte, the same answers as node:http gives for
-// the same calls (sent chunked, which only node:http reads), 408, Connection: close.
+// the same calls (sent chunked, which only node:http reads), 408, Connection: close, the idle close.
 
 type Response = { status: number; headers: Record<string, string>; body: string }
 
@@ -186,6 +186,31 @@ describeWithFixtures([mainnetBlocksFixture, mainnetUnclesDerived], 'the HTTP fas
     slow.destroy()
     const wrong = responses.findIndex((r, i) => r.body !== answerOf(i))
     expect(wrong, wrong === -1 ? '' : responses[wrong]!.body.slice(0, 80)).toBe(-1)
+  }, 30_000)
+
+  test('behavior: an idle keep-alive connection is closed when node:http closes one: the advertised 5 s and its 1 s buffer, so a client reusing it just before 5 s never meets the close', async () => {
+    const closedAfter = (request: string) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1')
+        let answeredAt = 0
+        socket.on('data', () => (answeredAt ||= performance.now()))
+        socket.once('close', () => (answeredAt === 0 ? reject(new Error('no answer')) : resolve(performance.now() - answeredAt)))
+        socket.on('error', () => undefined)
+        socket.once('connect', () => socket.write(request))
+      })
+    // The fast path's connections (a POST it reads), ten started 100 ms apart so their idle times
+    // fall across the second of its sweep, and node:http's (the same call chunked).
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    const [node, ...fast] = await Promise.all([
+      closedAfter(chunked(call(31))),
+      ...Array.from({ length: 10 }, (_, i) => later(i * 100).then(() => closedAfter(post(call(40 + i))))),
+    ])
+    process.stdout.write(`idle close after the answer: fast path ${Math.round(Math.min(...fast))}-${Math.round(Math.max(...fast))} ms, node:http ${node!.toFixed(0)} ms\n`)
+    expect(node).toBeGreaterThan(5900)
+    // Note: the fast path's sweep runs once a second: it closes in the second after node:http would
+    // (without the buffer, in the second before).
+    expect(Math.min(...fast)).toBeGreaterThan(node! - 15)
+    expect(Math.max(...fast)).toBeLessThan(node! + 1500)
   }, 30_000)
 
   test('behavior: Connection: close ends the connection after the answer; a request too slow gets 408, as from node:http', async () => {

@@ -30,7 +30,7 @@ export type FastPathDeps<Pass = unknown> = {
 export type FastPathOptions = ParseLimits & {
   /** A request's head and body must arrive within this long, else 408 and close (node:http's requestTimeout). */
   requestTimeoutMs: number
-  /** An idle keep-alive connection is closed after this long (node:http's keepAliveTimeout). */
+  /** An idle keep-alive connection is closed after this long (node:http's keepAliveTimeout and keepAliveTimeoutBuffer). */
   keepAliveTimeoutMs: number
   /**
    * Requests answered at once per event-loop turn (those waiting for the database are not
