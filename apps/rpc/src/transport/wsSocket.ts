@@ -63,7 +63,7 @@ export function readPlainFrames(ws: WebSocket, maxPayload: number, onMessage: (t
     }
   }
   // Note: 'data' brings what the socket's Readable holds already (the upgrade's first bytes, which
-  // ws gives back to it); the reads from now on come straight from the shared buffer (@uncle-rpc/wire's sharedReads.ts).
+  // ws gives back to it); the reads from now on come straight from the shared buffer (@uncle-rpc/wire's socketReads.ts).
   socket.on('data', onData)
   readShared(socket, onData)
 }

@@ -5,7 +5,7 @@ import { type Connection, empty, type FastPathState, ignore } from './connection
 import type { FastPathDeps, FastPathOptions } from './fastPathDeps.js'
 import { finish } from './handOff.js'
 import { received } from './readRequests.js'
-import { readShared } from '../sharedReads.js'
+import { readShared } from '../socketReads.js'
 import { timedOut, written } from './responseBytes.js'
 import { budgetSwept, connectionArrived, endTurn } from './turnBudget.js'
 
@@ -138,7 +138,7 @@ function accept<Pass>(s: FastPathState<Pass>, socket: Socket): void {
       if (!c.handOffPending && !c.checking) socket.resume()
     },
   }
-  // Note: read into the buffer every socket shares (sharedReads.ts); 'data' where node does not allow it.
+  // Note: read into the buffer every socket shares (socketReads.ts); 'data' where node does not allow it.
   if (!readShared(socket, c.onData)) socket.on('data', c.onData)
   socket.on('end', c.onEnd)
   socket.on('drain', c.onDrain)

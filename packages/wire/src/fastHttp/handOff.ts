@@ -1,6 +1,6 @@
 import type { Connection, FastPathState } from './connection.js'
 import { ignore } from './connection.js'
-import { pushReads } from '../sharedReads.js'
+import { pushReads } from '../socketReads.js'
 
 // The end of a connection's time on the fast path: to node:http, or closed after the client's FIN.
 

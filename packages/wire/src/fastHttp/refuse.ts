@@ -2,7 +2,7 @@ import { complete } from './answers.js'
 import { type Connection, empty, type FastPathState, type Slot } from './connection.js'
 import type { FastAnswer } from './fastPathDeps.js'
 import type { FastRequest } from './parseRequest.js'
-import { dropShared } from '../sharedReads.js'
+import { dropShared } from '../socketReads.js'
 
 // Note: of a refused body at most this much is read and dropped (as http.ts's 413).
 const discardBytes = 64 * 1024
@@ -37,7 +37,7 @@ export function refuse<Pass>(s: FastPathState<Pass>, c: Connection<Pass>, refusa
     if (left <= 0 && !open.has(c)) socket.destroySoon()
     else if (!reading()) socket.pause()
   }
-  // Note: read into the shared buffer, the dropped bytes are never copied (sharedReads.ts).
+  // Note: read into the shared buffer, the dropped bytes are never copied (socketReads.ts).
   if (!dropShared(socket, onDropped)) socket.on('data', (chunk: Buffer) => onDropped(chunk.length))
   socket.on('drain', () => {
     if (reading()) socket.resume()

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import { dropShared, pushReads, readShared, sharedReadsSupported } from './sharedReads.js'
+import { dropShared, pushReads, readShared, sharedReadsSupported } from './socketReads.js'
 
 // Sockets a server accepted, read into the one shared buffer: every byte arrives once, in order,
 // in memory of its own (a later read of another socket never changes it), and pause, resume, the
