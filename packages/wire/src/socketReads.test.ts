@@ -36,6 +36,9 @@ async function pairs(n: number): Promise<{ client: Socket; accepted: Socket }[]>
   return out
 }
 
+/** One client and the server's side of it. */
+const pair = async () => (await pairs(1))[0]!
+
 const waitUntil = async (done: () => boolean, ms = 5000) => {
   const end = Date.now() + ms
   while (!done()) {
@@ -70,7 +73,7 @@ describe('reads into a shared buffer', () => {
   })
 
   test('pause stops the reads (the bytes wait in the kernel), resume starts them; the FIN still ends the socket', async () => {
-    const [{ client, accepted } = { client: undefined!, accepted: undefined! }] = await pairs(1)
+    const { client, accepted } = await pair()
     const got: Buffer[] = []
     readShared(accepted, (chunk) => got.push(chunk))
     client.write('first')
@@ -87,7 +90,7 @@ describe('reads into a shared buffer', () => {
   })
 
   test('bytes the Readable holds already still come as data; the reads after them come to the callback', async () => {
-    const [{ client, accepted } = { client: undefined!, accepted: undefined! }] = await pairs(1)
+    const { client, accepted } = await pair()
     const got: string[] = []
     accepted.unshift(Buffer.from('held,'))
     accepted.on('data', (chunk: Buffer) => got.push(chunk.toString()))
@@ -97,7 +100,7 @@ describe('reads into a shared buffer', () => {
   })
 
   test('pushReads: back to node delivery, data events as before, every byte once and in order', async () => {
-    const [{ client, accepted } = { client: undefined!, accepted: undefined! }] = await pairs(1)
+    const { client, accepted } = await pair()
     const direct: Buffer[] = []
     readShared(accepted, (chunk) => direct.push(chunk))
     client.write('one')
@@ -113,7 +116,7 @@ describe('reads into a shared buffer', () => {
   })
 
   test('dropShared: each read counted, nothing delivered, and pause still holds the rest in the kernel', async () => {
-    const [{ client, accepted } = { client: undefined!, accepted: undefined! }] = await pairs(1)
+    const { client, accepted } = await pair()
     readShared(accepted, () => {
       throw new Error('not delivered')
     })
@@ -132,7 +135,7 @@ describe('reads into a shared buffer', () => {
   })
 
   test('a socket not read by readShared is left alone by dropShared and pushReads', async () => {
-    const [{ accepted } = { accepted: undefined! }] = await pairs(1)
+    const { accepted } = await pair()
     expect(dropShared(accepted, () => undefined)).toBe(false)
     pushReads(accepted)
     expect(Object.getOwnPropertySymbols(accepted).filter((s) => s.description === 'kBuffer').map((s) => (accepted as unknown as Record<symbol, unknown>)[s])).toEqual([null])
